@@ -1,0 +1,66 @@
+/* analyzer/src/report/diag.h — the diagnostics model shared by the engine (which creates
+ * findings and never prints) and the report writers (text, json, sarif, lsp), which only
+ * format. Every string here is heap-owned by the structure that holds it; tc_report_free
+ * releases everything. No globals. */
+#ifndef TC_DIAG_H
+#define TC_DIAG_H
+
+#include <stddef.h>
+
+typedef enum tc_level { TC_LEVEL_NOTE = 0, TC_LEVEL_WARNING = 1, TC_LEVEL_ERROR = 2 } tc_level;
+
+/* A source range; lines and columns are 1-based (columns in bytes, as clang counts them).
+   end_line/end_col may be 0 when unknown. file is an absolute, normalized path. */
+typedef struct tc_loc {
+  char *file;
+  unsigned line, col;
+  unsigned end_line, end_col;
+} tc_loc;
+
+/* One step of a tag's history: "tag cuda:0 comes from dt_cuda(0) here", "x assigned here",
+   "in call to init_model from train.c:40". Notes are in flow order: origin first. */
+typedef struct tc_note {
+  tc_loc loc;
+  char *message;
+} tc_note;
+
+typedef struct tc_diag {
+  char *rule_id; /* "backend-mismatch", … (dt/rules.def), or a rule id of a loaded rules file */
+  tc_level level;
+  tc_loc loc;       /* the API call whose run-time check would fail */
+  char *message;    /* names the operation, both tags and where each came from */
+  char *operation;  /* the API function called, e.g. "dt_add" */
+  char *function;   /* the enclosing function (for fingerprints), "" at file scope */
+  tc_note *notes;
+  size_t n_notes;
+  int suppressed;   /* a suppression comment names this rule on this line or the one before */
+  char *suppression_text; /* the comment, when suppressed */
+} tc_diag;
+
+/* A translation unit that could not be analyzed (exit status 3). */
+typedef struct tc_unit_failure {
+  char *file;
+  char *reason;
+} tc_unit_failure;
+
+/* Rule metadata for reports: built from dt/rules.def and any rule file that declares more. */
+typedef struct tc_rule_meta {
+  char *id;
+  char *name;
+  char *short_description;
+  char *full_description;
+  char *help;
+  tc_level default_level;
+} tc_rule_meta;
+
+typedef struct tc_report {
+  tc_diag *diags;
+  size_t n_diags, cap_diags;
+  tc_unit_failure *failures;
+  size_t n_failures, cap_failures;
+  tc_rule_meta *rules;
+  size_t n_rules, cap_rules;
+  size_t n_units; /* translation units attempted */
+} tc_report;
+
+#endif /* TC_DIAG_H */

@@ -1,0 +1,146 @@
+/* runtime/src/internal.h — what the runtime's modules share: the tensor object, storage, the
+ * call site, the precheck, the primitive operations (no tag checks, no graph recording) and
+ * the autodiff hooks. Not installed.
+ *
+ * Layering:
+ *   api.c / ops.c   public entry points: set the site, run the precheck (check.c), call a
+ *                   primitive, then dt__ad_record() when the result is a tracked autodiff tensor.
+ *   prim.c          primitives: shape logic once, then a dt_op_desc dispatched to the backend.
+ *                   They operate on storages and ignore autodiff-ness (an autodiff tensor's
+ *                   storage IS its inner primitive's storage); the result gets `like`'s device.
+ *   autodiff.c      graph nodes, backward, gradients (built from primitives on plain tensors).
+ */
+#ifndef DT_INTERNAL_H
+#define DT_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "dt/backend.h"
+#include "dt/dt.h"
+
+#define DT_TENSOR_MAGIC 0x64745431u /* "dtT1" while live */
+#define DT_TENSOR_DEAD 0x64745844u  /* set by dt_free, to detect use after free */
+
+/* The caller's site and the operation's public name, for messages. */
+typedef struct dt_site {
+  const char *file;
+  int line;
+  const char *op;
+} dt_site;
+
+/* Reference-counted device memory. Contiguous, row-major. */
+typedef struct dt_storage {
+  atomic_int refs;
+  dt_backend backend;
+  int ordinal;
+  const dt_backend_iface *iface;
+  void *data;
+  size_t bytes;
+} dt_storage;
+
+struct dt_ad_node; /* autodiff.c */
+
+struct dt_tensor {
+  uint32_t magic;
+  dt_device device; /* as dt_device_of reports it (autodiff flag included) */
+  dt_kind kind;
+  int rank;
+  int64_t shape[DT_MAX_RANK];
+  int64_t numel;
+  dt_storage *storage;     /* on dt_inner_device(device) */
+  struct dt_ad_node *node; /* tracked autodiff float tensors: their graph node (owned ref) */
+  int requires_grad;       /* leaf marked by dt_require_grad */
+};
+
+/* ---- errors (error.c) ---- */
+/* Records a failure for the calling thread: formats "file:line: op: message [rule-id]",
+   stores status and message, prints and aborts in DT_ERRORS_ABORT mode. Returns status. */
+dt_status dt__fail(const dt_site *site, dt_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void dt__ok(void); /* a call succeeded: status DT_OK, message "" */
+/* Formats a tag for messages: "cpu", "autodiff<sim:1>", "float autodiff<cpu>" ... */
+void dt__tag_string(const dt_tensor *t, char *buf, size_t n);
+const char *dt__kind_name(dt_kind k);
+
+/* ---- devices and backends (device.c) ---- */
+/* The registered, usable interface for a device's inner backend, or NULL after a
+   backend-unavailable failure has been recorded against site. */
+const dt_backend_iface *dt__backend_for(const dt_site *site, dt_device d);
+int dt__device_valid(dt_device d); /* backend in range, ordinal >= 0 */
+
+/* ---- the precheck (check.c): every operation calls it before touching data ---- */
+typedef enum dt_kind_rule {
+  DT_KINDS_ANY,        /* operands must share one kind, any kind (cat, reshape) */
+  DT_KINDS_NUMERIC,    /* share one kind, float or int (add, matmul, neg, relu, sum, greater) */
+  DT_KINDS_FLOAT,      /* float only (exp, log, sigmoid, tanh, mean, mse_loss) */
+  DT_KINDS_WHERE       /* operand 0 bool; operands 1 and 2 share one kind */
+} dt_kind_rule;
+/* Checks n live operands against each other by SPEC §4's precedence (invalid handles first,
+   then autodiff-nested … kind-mismatch). Returns DT_OK or the recorded failure. */
+dt_status dt__precheck(const dt_site *site, int n, const dt_tensor *const *ts, dt_kind_rule kinds);
+/* Checks a handle is live (not NULL, not freed). */
+dt_status dt__check_live(const dt_site *site, const dt_tensor *t, const char *what);
+
+/* ---- tensors and storage (tensor.c) ---- */
+dt_storage *dt__storage_new(const dt_site *site, const dt_backend_iface *iface, dt_device d,
+                            size_t bytes);
+void dt__storage_retain(dt_storage *s);
+void dt__storage_release(dt_storage *s);
+size_t dt__kind_size(dt_kind k);
+/* A new tensor object (storage allocated on dt_inner_device(d)); contents undefined. */
+dt_tensor *dt__tensor_new(const dt_site *site, dt_device d, dt_kind k, int rank,
+                          const int64_t *shape);
+/* A new handle sharing t's storage, with the given device tag and shape (same numel). */
+dt_tensor *dt__tensor_view(const dt_site *site, const dt_tensor *t, dt_device d, int rank,
+                           const int64_t *shape);
+/* Validates rank and shape (rank 0..DT_MAX_RANK, dims >= 0, no overflow); computes numel. */
+dt_status dt__validate_shape(const dt_site *site, int rank, const int64_t *shape, int64_t *numel);
+
+/* ---- primitives (prim.c): no tag checks, no recording; results take `like`'s device ---- */
+dt_tensor *dt__prim_fill(const dt_site *site, dt_device d, dt_kind k, float value, int rank,
+                         const int64_t *shape);
+dt_tensor *dt__prim_binary(const dt_site *site, dt_op op, const dt_tensor *a,
+                           const dt_tensor *b); /* ADD SUB MUL DIV GREATER, broadcasting */
+dt_tensor *dt__prim_where(const dt_site *site, const dt_tensor *c, const dt_tensor *a,
+                          const dt_tensor *b);
+dt_tensor *dt__prim_scalar(const dt_site *site, dt_op op, const dt_tensor *a, float s);
+dt_tensor *dt__prim_unary(const dt_site *site, dt_op op, const dt_tensor *a);
+dt_tensor *dt__prim_sum(const dt_site *site, const dt_tensor *a, float scale); /* rank 0 */
+dt_tensor *dt__prim_sum_dim(const dt_site *site, const dt_tensor *a, int axis, int keepdim);
+/* Sums a over the axes where it was broadcast to reach a's shape from `rank`/`shape`. */
+dt_tensor *dt__prim_sum_to_shape(const dt_site *site, const dt_tensor *a, int rank,
+                                 const int64_t *shape);
+dt_tensor *dt__prim_matmul(const dt_site *site, const dt_tensor *a, const dt_tensor *b);
+dt_tensor *dt__prim_transpose(const dt_site *site, const dt_tensor *a);
+dt_tensor *dt__prim_cat(const dt_site *site, int n, const dt_tensor *const *ts, int axis);
+/* The part [start, start+len) of a along axis (cat's gradient). */
+dt_tensor *dt__prim_narrow(const dt_site *site, const dt_tensor *a, int axis, int64_t start,
+                           int64_t len);
+dt_tensor *dt__prim_mse(const dt_site *site, const dt_tensor *a, const dt_tensor *b);
+/* A copy of t on device d (plain or autodiff tag as given), through host memory when the two
+   backends have no direct path. */
+dt_tensor *dt__prim_copy_to(const dt_site *site, const dt_tensor *t, dt_device d);
+
+/* ---- autodiff hooks (autodiff.c) ---- */
+typedef struct dt_ad_extra {
+  float scalar;    /* ADD_SCALAR / MUL_SCALAR */
+  int axis;        /* SUM_DIM, CAT */
+  int n_inputs;    /* CAT: number of inputs */
+} dt_ad_extra;
+/* Called by a public operation after computing `out` from `inputs` (whatever their tags):
+   when out is an autodiff float tensor and some input is tracked, gives out a graph node that
+   remembers op, inputs and what its gradient needs. Returns out, or NULL after recording
+   out-of-memory (out is freed). `op` is a dt_op, or one of the DT_AD_OP_* values below. */
+enum { DT_AD_OP_RESHAPE = DT_OP_COUNT + 1, DT_AD_OP_TO_DEVICE, DT_AD_OP_MEAN, DT_AD_OP_SUM };
+dt_tensor *dt__ad_record(const dt_site *site, int op, dt_tensor *out, int n_inputs,
+                         const dt_tensor *const *inputs, const dt_ad_extra *extra);
+/* Releases t's node reference (called from dt_free). */
+void dt__ad_release(dt_tensor *t);
+/* Shares src's node with dst (a new handle of the same tracked value: dt_require_grad). */
+int dt__ad_is_tracked(const dt_tensor *t);
+
+#endif /* DT_INTERNAL_H */
