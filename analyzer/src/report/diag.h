@@ -63,4 +63,22 @@ typedef struct tc_report {
   size_t n_units; /* translation units attempted */
 } tc_report;
 
+/* ---- building reports (report/report.c) ---- */
+void tc_report_init(tc_report *r);
+void tc_report_free(tc_report *r);
+/* Appends a finding; takes copies of every string. Returns the stored diag (to add notes). */
+tc_diag *tc_report_add(tc_report *r, const char *rule_id, tc_level level, const tc_loc *loc,
+                       const char *operation, const char *function, const char *message);
+void tc_diag_add_note(tc_diag *d, const tc_loc *loc, const char *message);
+void tc_report_add_failure(tc_report *r, const char *file, const char *reason);
+void tc_report_add_rule(tc_report *r, const tc_rule_meta *meta); /* copies; ignores duplicates */
+/* Adds the rules of dt/rules.def (the tag rules and the run-time-only ones). */
+void tc_report_add_builtin_rules(tc_report *r);
+/* Moves every diag and failure of src to the end of dst (src is left empty). */
+void tc_report_take(tc_report *dst, tc_report *src);
+/* Sorts diags by file, line, column, rule id and drops exact duplicates: deterministic output
+   whatever the order units were analyzed in. */
+void tc_report_sort(tc_report *r);
+const char *tc_level_name(tc_level l); /* "note", "warning", "error" */
+
 #endif /* TC_DIAG_H */

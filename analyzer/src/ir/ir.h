@@ -1,0 +1,234 @@
+/* analyzer/src/ir/ir.h — tagcheck's small intermediate representation.
+ *
+ * The front end (frontend/lower.c) lowers every function body of a translation unit ONCE into
+ * this IR; the engine (engine/) analyzes only the IR and never sees libclang. The IR is API-
+ * agnostic: it keeps every call (by name and USR), every assignment to a place, integer
+ * constants and the control flow, and nothing else. What an API call means comes from the rules
+ * file, applied by the engine.
+ *
+ * Shape of a function: blocks of instructions ending in one terminator (goto / branch / switch /
+ * return). Nested expressions are flattened into temporaries, evaluation order preserved;
+ * short-circuit && / || and ?: become branches, so conditions are always plain operands.
+ *
+ * Places (tc_path): a root (local, parameter, temporary, global) followed by elements: .field,
+ * [constant index], [any index], and * (dereference). `m->layers[i].w` is
+ *   root m, elems: DEREF, FIELD layers, INDEX_ANY, FIELD w
+ * `*out` is root out, elems: DEREF. The engine resolves DEREF through the address values it has
+ * tracked (TC_OPND_ADDR), so `Model *pm = &m; pm->w` and `init(&m)` reach m's fields.
+ *
+ * Memory: a tc_program owns everything (an arena of blocks plus the string table); no
+ * globals. Strings are interned: tc_sym is an index into program->strings (0 = none). */
+#ifndef TC_IR_H
+#define TC_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t tc_sym; /* interned string; 0 means "none" */
+
+typedef struct tc_srcloc {
+  tc_sym file; /* absolute path */
+  uint32_t line, col;
+  uint32_t end_line, end_col; /* end of the expression or statement, 0 if unknown */
+} tc_srcloc;
+
+/* ---- places ---- */
+typedef enum tc_root_kind {
+  TC_ROOT_LOCAL = 1, /* id: index into fn->locals */
+  TC_ROOT_PARAM,     /* id: parameter index */
+  TC_ROOT_TEMP,      /* id: temporary number within the function */
+  TC_ROOT_GLOBAL     /* id: tc_sym of the global's USR */
+} tc_root_kind;
+
+typedef enum tc_elem_kind {
+  TC_ELEM_FIELD = 1, /* .name (sym) */
+  TC_ELEM_INDEX,     /* [index] with a constant index */
+  TC_ELEM_INDEX_ANY, /* [i] with a non-constant index */
+  TC_ELEM_DEREF      /* *p, p->, p[...] on a pointer is DEREF then INDEX */
+} tc_elem_kind;
+
+typedef struct tc_elem {
+  tc_elem_kind kind;
+  tc_sym field;  /* TC_ELEM_FIELD */
+  int64_t index; /* TC_ELEM_INDEX */
+} tc_elem;
+
+typedef struct tc_path {
+  tc_root_kind root;
+  uint32_t id;
+  uint32_t n_elems;
+  tc_elem *elems;
+  tc_sym spelling; /* source text for messages: "m->layers[i].w" */
+} tc_path;
+
+/* What sort of value a place or expression holds, as far as the front end can tell from its
+   C type. The engine uses it to know which places matter; rules name the API's types. */
+typedef enum tc_type_class {
+  TC_TY_OTHER = 0,
+  TC_TY_INT,      /* any integer, enum or bool type (constants are tracked) */
+  TC_TY_FLOAT,    /* float/double */
+  TC_TY_POINTER,  /* a pointer; pointee_type says to what */
+  TC_TY_RECORD,   /* a struct or union by value */
+  TC_TY_ARRAY,    /* an array; element type in pointee_type */
+  TC_TY_FUNCTION_POINTER
+} tc_type_class;
+
+typedef struct tc_type {
+  tc_type_class cls;
+  tc_sym name;         /* canonical spelling, e.g. "dt_device", "struct Model", "dt_tensor *" */
+  tc_sym pointee_name; /* POINTER / ARRAY: spelling of the pointee/element type */
+  tc_sym record_name;  /* RECORD: "dt_device" or "struct Model"; POINTER to record: the record */
+} tc_type;
+
+/* ---- operands ---- */
+typedef enum tc_opnd_kind {
+  TC_OPND_NONE = 0,
+  TC_OPND_PATH,    /* the value stored at a place */
+  TC_OPND_ADDR,    /* the address of a place (&x, an array decaying to a pointer) */
+  TC_OPND_INT,     /* an integer constant (enum constants folded) */
+  TC_OPND_NULL,    /* a null pointer constant */
+  TC_OPND_FUNC,    /* a function designator (function pointers): sym = USR */
+  TC_OPND_UNKNOWN  /* anything the IR does not model (float math, string literals, …) */
+} tc_opnd_kind;
+
+typedef struct tc_opnd {
+  tc_opnd_kind kind;
+  tc_path path;   /* PATH, ADDR */
+  int64_t ival;   /* INT */
+  tc_sym sym;     /* FUNC: USR; INT from an enum constant: the constant's name */
+  tc_type type;
+} tc_opnd;
+
+/* ---- instructions ---- */
+typedef enum tc_insn_kind {
+  TC_I_ASSIGN = 1, /* dst := a */
+  TC_I_CALL,       /* [dst :=] callee(args…) */
+  TC_I_UNOP,       /* dst := op a        (ints: !, -, ~) */
+  TC_I_BINOP,      /* dst := a op b      (ints: + - * / % == != < <= > >= & | ^ << >>) */
+  TC_I_AGGREGATE,  /* dst := {…}: an initializer list or compound literal was lowered into the
+                      ASSIGNs that follow, which write dst's fields/elements; this one first
+                      resets dst (fields not named become zero: TC_OPND_INT 0 / NULL) */
+  TC_I_HAVOC       /* dst := unknown (e.g. scanf target, memcpy destination) */
+} tc_insn_kind;
+
+typedef enum tc_opcode {
+  TC_OPC_NONE = 0,
+  TC_OPC_NOT, TC_OPC_NEG, TC_OPC_BITNOT,
+  TC_OPC_ADD, TC_OPC_SUB, TC_OPC_MUL, TC_OPC_DIV, TC_OPC_REM,
+  TC_OPC_EQ, TC_OPC_NE, TC_OPC_LT, TC_OPC_LE, TC_OPC_GT, TC_OPC_GE,
+  TC_OPC_AND, TC_OPC_OR, TC_OPC_XOR, TC_OPC_SHL, TC_OPC_SHR
+} tc_opcode;
+
+typedef struct tc_callee {
+  tc_sym name;     /* the function's name as called ("dt_add"); 0 for indirect calls */
+  tc_sym usr;      /* clang USR of the callee's declaration; 0 for indirect calls */
+  tc_opnd target;  /* indirect calls: the function-pointer operand */
+  int indirect;
+} tc_callee;
+
+typedef struct tc_insn {
+  tc_insn_kind kind;
+  tc_srcloc loc;   /* CALL: the call expression (start = callee name); others: the expression */
+  int has_dst;
+  tc_path dst;
+  tc_type dst_type;
+  tc_opcode opc;   /* UNOP / BINOP */
+  tc_opnd a, b;    /* ASSIGN: a; UNOP: a; BINOP: a, b */
+  tc_callee callee;/* CALL */
+  uint32_t n_args;
+  tc_opnd *args;   /* CALL */
+  int in_macro;    /* the expression comes from a macro expansion */
+} tc_insn;
+
+typedef enum tc_term_kind {
+  TC_T_GOTO = 1, /* -> succ[0] */
+  TC_T_BRANCH,   /* cond != 0 ? succ[0] : succ[1] */
+  TC_T_SWITCH,   /* on cond: case_values[i] -> succ[i]; default -> succ[n_cases] */
+  TC_T_RETURN,   /* return value (kind NONE for void); no successors */
+  TC_T_UNREACHABLE /* after a call to a noreturn function (abort, exit) */
+} tc_term_kind;
+
+typedef struct tc_term {
+  tc_term_kind kind;
+  tc_srcloc loc;
+  tc_opnd cond;      /* BRANCH, SWITCH; RETURN: the returned value */
+  uint32_t n_succ;
+  uint32_t *succ;    /* block indices */
+  uint32_t n_cases;
+  int64_t *case_values;
+} tc_term;
+
+typedef struct tc_block {
+  uint32_t n_insns;
+  tc_insn *insns;
+  tc_term term;
+} tc_block;
+
+typedef struct tc_var {
+  tc_sym name;  /* source name ("x"); shadowed names are distinct variables */
+  tc_type type;
+  tc_srcloc loc;
+  int is_static; /* function-local static: lives across calls like a global (root GLOBAL) */
+} tc_var;
+
+typedef struct tc_function {
+  tc_sym name;
+  tc_sym usr;
+  tc_srcloc loc;
+  int is_static;        /* internal linkage */
+  int is_inline;
+  tc_type ret_type;
+  uint32_t n_params;
+  tc_var *params;
+  uint32_t n_locals;
+  tc_var *locals;
+  uint32_t n_temps;
+  uint32_t n_blocks;
+  tc_block *blocks;     /* block 0 is the entry */
+} tc_function;
+
+typedef struct tc_global {
+  tc_sym name;
+  tc_sym usr;
+  tc_type type;
+  tc_srcloc loc;
+  int has_init;
+} tc_global;
+
+/* One translation unit's IR. Globals' initializers are lowered into a synthetic function
+   `__tc_global_init` (name sym), one per unit, run by the engine before any root. */
+typedef struct tc_unit {
+  tc_sym file;          /* the main file, absolute */
+  uint32_t n_functions;
+  tc_function *functions;
+  uint32_t n_globals;
+  tc_global *globals;
+  tc_function *global_init; /* NULL when no global has an initializer worth running */
+} tc_unit;
+
+/* The string table and arena owning a whole program (all units). */
+typedef struct tc_strtab tc_strtab;
+typedef struct tc_arena tc_arena;
+
+typedef struct tc_program {
+  tc_strtab *strings;
+  tc_arena *arena;
+  uint32_t n_units;
+  tc_unit *units;
+} tc_program;
+
+/* ---- construction and access (ir.c) ---- */
+tc_program *tc_program_new(void);
+void tc_program_free(tc_program *p);
+tc_sym tc_intern(tc_program *p, const char *s);
+tc_sym tc_intern_n(tc_program *p, const char *s, size_t n);
+const char *tc_str(const tc_program *p, tc_sym s); /* "" for 0 */
+void *tc_arena_alloc(tc_program *p, size_t bytes); /* zeroed; lives as long as p */
+/* Adds an (empty) unit to p and returns it; valid until the next tc_program_add_unit. */
+tc_unit *tc_program_add_unit(tc_program *p, tc_sym file);
+/* Merges src (units and strings) into dst; src is freed. Syms of src's units are remapped. */
+int tc_program_merge(tc_program *dst, tc_program *src);
+/* Human-readable dump for tests and debugging (--dump-ir). */
+void tc_ir_dump(const tc_program *p, void *file /* FILE* */);
+
+#endif /* TC_IR_H */

@@ -1,0 +1,42 @@
+/* analyzer/src/options.h — tagcheck's command-line options (SPEC §5), parsed by main.c and read
+ * by the driver, the engine and the report writers. Heap-owned strings; no globals. */
+#ifndef TC_OPTIONS_H
+#define TC_OPTIONS_H
+
+#include <stddef.h>
+
+typedef enum tc_format { TC_FORMAT_TEXT = 0, TC_FORMAT_SARIF, TC_FORMAT_JSON } tc_format;
+typedef enum tc_fail_on { TC_FAIL_ON_WARNING = 0, TC_FAIL_ON_ERROR, TC_FAIL_ON_NEVER } tc_fail_on;
+
+typedef struct tc_options {
+  char *compdb_dir;        /* -p DIR */
+  char **rules_files;      /* --rules FILE (repeatable); empty: the installed rules/dt.json */
+  size_t n_rules_files;
+  tc_format format;        /* --format */
+  char *output;            /* -o FILE; NULL: stdout */
+  int jobs;                /* -j N; 0: all cores */
+  int lsp;                 /* --lsp */
+  char *cache_dir;         /* --cache-dir DIR; default DIR/.tagcheck-cache for -p DIR */
+  int no_cache;            /* --no-cache */
+  char *root;              /* --root DIR: %SRCROOT% (default: current directory) */
+  char *baseline;          /* --baseline FILE.sarif: report only findings not in it */
+  char *config;            /* --config FILE; default: .tagcheck.json found walking up */
+  tc_fail_on fail_on;      /* --fail-on error|warning|never (default warning: any finding) */
+  int shard_index;         /* --shard K/N: this job analyzes entries with index % N == K-1 */
+  int shard_count;         /* 0: no sharding */
+  int show_suppressed;     /* --show-suppressed: text output lists suppressed findings too */
+  char **unavailable;      /* --unavailable BACKEND (repeatable): treat as not available */
+  size_t n_unavailable;
+  char **enable_rules;     /* --enable RULE / --disable RULE (repeatable; config file too) */
+  size_t n_enable_rules;
+  char **disable_rules;
+  size_t n_disable_rules;
+  int dump_ir;             /* --dump-ir: print the lowered IR (debugging) */
+  int quiet;               /* -q: no summary line on stderr */
+  char **files;            /* FILE... */
+  size_t n_files;
+  char **extra_args;       /* after --: compiler arguments for FILEs */
+  size_t n_extra_args;
+} tc_options;
+
+#endif /* TC_OPTIONS_H */
