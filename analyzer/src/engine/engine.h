@@ -1,0 +1,36 @@
+/* analyzer/src/engine/engine.h — the analysis engine's entry points: load the API description
+ * (rules files), then analyze a whole program's IR and append findings to a report. The engine
+ * never prints and keeps all state in its own context (no globals): the driver may run it many
+ * times in one process (editor mode). */
+#ifndef TC_ENGINE_H
+#define TC_ENGINE_H
+
+#include <stddef.h>
+
+#include "ir/ir.h"
+#include "report/diag.h"
+
+typedef struct tc_rules tc_rules; /* rules/rules.h */
+
+/* Loads and validates one or more rules files (cJSON). On failure returns NULL and writes
+   "FILE:LINE:COL: what is wrong" (or "FILE: …") into err: the driver exits 2 with it. */
+tc_rules *tc_rules_load(const char *const *paths, size_t n_paths, char *err, size_t err_len);
+void tc_rules_free(tc_rules *rules);
+/* Adds the metadata of every rule the loaded files can report to r (for SARIF). */
+void tc_rules_describe(const tc_rules *rules, tc_report *r);
+
+typedef struct tc_engine_opts {
+  const char *const *unavailable; /* backend names the configuration marks unavailable */
+  size_t n_unavailable;
+  const char *const *disabled_rules; /* rule ids not to report */
+  size_t n_disabled_rules;
+  unsigned max_states;   /* disjunctive states kept per program point before joining; 0: default */
+  unsigned max_contexts; /* analyses per function (distinct argument tuples); 0: default */
+} tc_engine_opts;
+
+/* Analyzes every function of prog (whole program: calls are matched across units by USR) and
+   appends the findings to out. Returns 0, or -1 on an internal failure (out of memory). */
+int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_engine_opts *opts,
+                      tc_report *out);
+
+#endif /* TC_ENGINE_H */
