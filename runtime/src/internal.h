@@ -66,6 +66,19 @@ void dt__ok(void); /* a call succeeded: status DT_OK, message "" */
 void dt__tag_string(const dt_tensor *t, char *buf, size_t n);
 const char *dt__kind_name(dt_kind k);
 
+/* Live-object counters (tensor.c), for tests that prove memory stays flat. */
+int64_t dt__live_tensors(void);
+int64_t dt__live_storages(void);
+/* Allocation-failure injection for tests (tensor.c): the n-th host or device allocation from
+   now on fails (1 = the next one); 0 disables. Thread-local. */
+void dt__fail_alloc_after(int64_t n);
+int dt__alloc_should_fail(void); /* every allocation site asks this first */
+
+/* Run-time findings as SARIF (report_sarif.c): when DT_REPORT=path.sarif is set, every
+   recorded failure is kept and the log is written at exit, with the analyzer's rule ids and
+   fingerprint scheme. Called by dt__fail with the formatted message. */
+void dt__report_record(const dt_site *site, dt_status status, const char *message);
+
 /* ---- devices and backends (device.c) ---- */
 /* The registered, usable interface for a device's inner backend, or NULL after a
    backend-unavailable failure has been recorded against site. */

@@ -1,0 +1,40 @@
+/* analyzer/src/report/output.h — what the driver (main.c / driver.c) asks of the report layer:
+ * suppressions, baselines, configuration files, writing a report in a format, merging shards.
+ * Implemented under analyzer/src/report/; the writers only format, they never analyze. */
+#ifndef TC_OUTPUT_H
+#define TC_OUTPUT_H
+
+#include <stdio.h>
+
+#include "options.h"
+#include "report/diag.h"
+
+/* Writes r to out in o->format (text: clang style with carets and notes; json; sarif 2.1.0).
+   Returns 0, or -1 on a write error. */
+int tc_write_report(const tc_report *r, const tc_options *o, FILE *out);
+
+/* Marks diags whose line (or the line before) carries a suppression comment naming the rule,
+   e.g. `// tagcheck: ignore[backend-mismatch]` (see docs/ci.md). Reads the source files. */
+void tc_apply_suppressions(tc_report *r);
+
+/* Drops diags whose fingerprint appears in the baseline SARIF file. Returns 0, or -1 with a
+   message naming the file in err (exit status 2). */
+int tc_apply_baseline(tc_report *r, const char *baseline_path, const tc_options *o, char *err,
+                      size_t err_len);
+
+/* Finds the configuration file (o->config, or .tagcheck.json walking up from start_dir) and
+   merges it into o (command-line values win). Returns 0 (also when there is none), or -1 with
+   "FILE:LINE:COL: what is wrong" in err (exit status 2). */
+int tc_config_load(tc_options *o, const char *start_dir, char *err, size_t err_len);
+
+/* Applies enabled/disabled rules and severity overrides from o to r. */
+void tc_apply_rule_settings(tc_report *r, const tc_options *o);
+
+/* The exit status for r under o->fail_on: 0, 1 (findings), 3 (a unit failed; wins over 1). */
+int tc_report_exit_status(const tc_report *r, const tc_options *o);
+
+/* `tagcheck merge [-o OUT] IN.sarif...`: merges shard SARIF logs into one valid log.
+   Returns the process exit status. */
+int tc_merge_main(int argc, char **argv);
+
+#endif /* TC_OUTPUT_H */
