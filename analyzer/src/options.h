@@ -37,6 +37,15 @@ typedef struct tc_options {
   size_t n_files;
   char **extra_args;       /* after --: compiler arguments for FILEs */
   size_t n_extra_args;
+  /* Set by the configuration file (report/config.c, docs/ci.md); command-line values win. */
+  int fail_on_given;       /* main.c sets it when --fail-on was on the command line */
+  char **severity_rules;   /* severity overrides: severity_rules[i] -> severity_levels[i], */
+  char **severity_levels;  /* one of "error", "warning", "note", "off" */
+  size_t n_severity;
+  char **exclude;          /* path globs, absolute (config-relative ones are made absolute):
+                              findings and units under them are dropped (tc_path_excluded) */
+  size_t n_exclude;
+  char *config_loaded;     /* the configuration file merged in; NULL when none */
 } tc_options;
 
 #endif /* TC_OPTIONS_H */
