@@ -403,7 +403,6 @@ static int node_backward(const dt_site *site, dt_ad_node *n, const dt_tensor *g)
       return give(site, a, view_as(site, g, a->val.rank, a->val.shape));
     case DT_OP_TRANSPOSE:
       return give(site, a, dt__prim_transpose(site, g));
-    case DT_AD_OP_CAT:
     case DT_OP_COPY_SLICE: /* dt_cat */
       return grad_cat(site, n, g);
     case DT_OP_WHERE:
@@ -567,11 +566,8 @@ dt_tensor *dt_from_inner_at(DT_SITE_PARAMS, dt_device ad, dt_tensor *inner) {
   char want[64], got[64];
   dt_device_name(ad, want, sizeof want);
   dt_device_name(inner->device, got, sizeof got);
-  if (!ad.autodiff) {
-    dt__fail(&site, DT_ERR_AUTODIFF_EXPECTED,
-             "Expected an autodiff device to wrap the tensor in, got %s", want);
-    return NULL;
-  }
+  /* SPEC §4's precedence: invalid arguments, autodiff-nested, autodiff-expected,
+     autodiff-inner-backend, device-mismatch. */
   if (!dt__device_valid(ad)) {
     dt__fail(&site, DT_ERR_INVALID_ARGUMENT, "Invalid device %s (unknown backend or negative ordinal)",
              want);
@@ -580,6 +576,11 @@ dt_tensor *dt_from_inner_at(DT_SITE_PARAMS, dt_device ad, dt_tensor *inner) {
   if (inner->device.autodiff) {
     dt__fail(&site, DT_ERR_AUTODIFF_NESTED,
              "Autodiff should not wrap an autodiff tensor (got %s for %s)", got, want);
+    return NULL;
+  }
+  if (!ad.autodiff) {
+    dt__fail(&site, DT_ERR_AUTODIFF_EXPECTED,
+             "Expected an autodiff device to wrap the tensor in, got %s", want);
     return NULL;
   }
   dt_device expect = dt_inner_device(ad);

@@ -148,12 +148,7 @@ typedef struct dt_ad_extra {
    when out is an autodiff float tensor and some input is tracked, gives out a graph node that
    remembers op, inputs and what its gradient needs. Returns out, or NULL after recording
    out-of-memory (out is freed). `op` is a dt_op, or one of the DT_AD_OP_* values below. */
-   Which op each public operation passes: its dt_op (DT_OP_ADD … DT_OP_MSE; dt_sum_dim
-   DT_OP_SUM_DIM); dt_sum DT_AD_OP_SUM, dt_mean DT_AD_OP_MEAN, dt_reshape DT_AD_OP_RESHAPE,
-   dt_to_device DT_AD_OP_TO_DEVICE, dt_cat DT_AD_OP_CAT (DT_OP_COPY_SLICE is accepted too) with
-   extra->axis and extra->n_inputs; the scalar ops put their scalar in extra->scalar. */
-enum { DT_AD_OP_RESHAPE = DT_OP_COUNT + 1, DT_AD_OP_TO_DEVICE, DT_AD_OP_MEAN, DT_AD_OP_SUM,
-       DT_AD_OP_CAT };
+enum { DT_AD_OP_RESHAPE = DT_OP_COUNT + 1, DT_AD_OP_TO_DEVICE, DT_AD_OP_MEAN, DT_AD_OP_SUM };
 dt_tensor *dt__ad_record(const dt_site *site, int op, dt_tensor *out, int n_inputs,
                          const dt_tensor *const *inputs, const dt_ad_extra *extra);
 /* Releases t's node reference (called from dt_free). */
