@@ -27,8 +27,18 @@ int tc_apply_baseline(tc_report *r, const char *baseline_path, const tc_options 
    "FILE:LINE:COL: what is wrong" in err (exit status 2). */
 int tc_config_load(tc_options *o, const char *start_dir, char *err, size_t err_len);
 
-/* Applies enabled/disabled rules and severity overrides from o to r. */
+/* Applies enabled/disabled rules and severity overrides from o to r, and drops findings in
+   files under o->exclude. */
 void tc_apply_rule_settings(tc_report *r, const tc_options *o);
+
+/* 1 when path (absolute or relative to the current directory) is under one of o->exclude's
+   globs (the file itself or a directory above it matches): the driver skips such units. */
+int tc_path_excluded(const tc_options *o, const char *path);
+
+/* Frees what tc_config_load added to o (the severity, exclude and config_loaded fields; the
+   strings it appends to rules_files, enable/disable_rules and unavailable are heap copies the
+   owner of o frees with the rest). */
+void tc_options_free_config(tc_options *o);
 
 /* The exit status for r under o->fail_on: 0, 1 (findings), 3 (a unit failed; wins over 1). */
 int tc_report_exit_status(const tc_report *r, const tc_options *o);

@@ -1,0 +1,99 @@
+/* analyzer/src/report/baseline.c — --baseline OLD.sarif: drops the findings whose fingerprint
+ * (partialFingerprints "tagcheckFingerprint/v1", never the line) appears in an earlier SARIF
+ * log, so that a pull request sees only the findings it introduces. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/fingerprint.h"
+#include "report/json_util.h"
+#include "report/output.h"
+#include "report/report_internal.h"
+#include "report/uri.h"
+
+typedef struct baseline_set {
+  const char **fps; /* borrowed from the parsed log */
+  size_t n;
+  tc_fingerprint *current; /* the report's fingerprints, by diag index */
+} baseline_set;
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int keep_new(const tc_diag *d, size_t index, void *p) {
+  (void)d;
+  baseline_set *s = p;
+  const char *key = s->current[index];
+  return bsearch(&key, s->fps, s->n, sizeof *s->fps, cmp_str) == NULL;
+}
+
+/* Collects every result's fingerprint; -1 with err set when the log is not SARIF. */
+static int collect(const cJSON *log, const char *path, baseline_set *s, char *err,
+                   size_t err_len) {
+  const cJSON *version = cJSON_GetObjectItemCaseSensitive(log, "version");
+  const cJSON *runs = cJSON_GetObjectItemCaseSensitive(log, "runs");
+  if (!cJSON_IsObject(log) || !cJSON_IsArray(runs)) {
+    snprintf(err, err_len, "%s: not a SARIF log (expected an object with a \"runs\" array)",
+             path);
+    return -1;
+  }
+  if (!cJSON_IsString(version) || strcmp(version->valuestring, "2.1.0") != 0) {
+    snprintf(err, err_len, "%s: not a SARIF 2.1.0 log (\"version\" must be \"2.1.0\")", path);
+    return -1;
+  }
+  size_t cap = 0;
+  const cJSON *run;
+  cJSON_ArrayForEach(run, runs) {
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(run, "results");
+    if (results && !cJSON_IsArray(results)) {
+      snprintf(err, err_len, "%s: invalid SARIF: \"results\" must be an array", path);
+      return -1;
+    }
+    const cJSON *res;
+    cJSON_ArrayForEach(res, results) {
+      const cJSON *fps = cJSON_GetObjectItemCaseSensitive(res, "partialFingerprints");
+      const cJSON *fp = cJSON_GetObjectItemCaseSensitive(fps, TC_FINGERPRINT_KEY);
+      if (!cJSON_IsString(fp)) continue;
+      if (s->n == cap) {
+        cap = cap ? cap * 2 : 64;
+        const char **p = realloc(s->fps, cap * sizeof *p);
+        if (!p) {
+          snprintf(err, err_len, "%s: out of memory", path);
+          return -1;
+        }
+        s->fps = p;
+      }
+      s->fps[s->n++] = fp->valuestring;
+    }
+  }
+  return 0;
+}
+
+int tc_apply_baseline(tc_report *r, const char *baseline_path, const tc_options *o, char *err,
+                      size_t err_len) {
+  if (err_len) err[0] = '\0';
+  if (!baseline_path || !*baseline_path) return 0;
+  int rc = -1;
+  baseline_set s = {NULL, 0, NULL};
+  tc_source_cache sc;
+  tc_source_cache_init(&sc);
+  char *root = NULL;
+  cJSON *log = tc_json_read_file(baseline_path, NULL, err, err_len);
+  if (!log || collect(log, baseline_path, &s, err, err_len) != 0) goto done;
+  root = tc_root_dir(o);
+  s.current = calloc(r->n_diags ? r->n_diags : 1, sizeof *s.current);
+  if (!s.current || tc_fingerprints(r, root ? root : "/", &sc, s.current) != 0) {
+    snprintf(err, err_len, "%s: out of memory", baseline_path);
+    goto done;
+  }
+  if (s.n > 1) qsort(s.fps, s.n, sizeof *s.fps, cmp_str);
+  tc_report_filter(r, keep_new, &s);
+  rc = 0;
+done:
+  free(s.fps);
+  free(s.current);
+  free(root);
+  tc_source_cache_free(&sc);
+  cJSON_Delete(log);
+  return rc;
+}

@@ -1,0 +1,25 @@
+/* analyzer/src/report/fingerprint.h — partialFingerprints for SARIF and baselines: a hash of
+ * the rule id, the file (relative to the root), the enclosing function, the operation, the
+ * finding's source line with whitespace and comments removed, and the occurrence index among
+ * findings with the same key. Line numbers are not part of it, so inserting unrelated lines
+ * above a finding keeps its fingerprint. */
+#ifndef TC_FINGERPRINT_H
+#define TC_FINGERPRINT_H
+
+#include "report/diag.h"
+#include "report/source.h"
+
+#define TC_FINGERPRINT_KEY "tagcheckFingerprint/v1"
+#define TC_FINGERPRINT_HEX 32 /* characters, without the NUL */
+
+typedef char tc_fingerprint[TC_FINGERPRINT_HEX + 1];
+
+/* Fills out[i] for every r->diags[i] (r sorted: occurrence indices follow report order).
+   root_dir as from tc_root_dir. Returns 0, or -1 when out of memory. */
+int tc_fingerprints(const tc_report *r, const char *root_dir, tc_source_cache *sc,
+                    tc_fingerprint *out);
+
+/* The source line text with whitespace and comments removed (string literals kept). */
+char *tc_fingerprint_normalize_line(const char *text, size_t len);
+
+#endif /* TC_FINGERPRINT_H */
