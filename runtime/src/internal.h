@@ -73,10 +73,13 @@ int64_t dt__live_storages(void);
    now on fails (1 = the next one); 0 disables. Thread-local. */
 void dt__fail_alloc_after(int64_t n);
 int dt__alloc_should_fail(void); /* every allocation site asks this first */
+/* Host scratch memory (an allocation site): NULL after recording out-of-memory against site. */
+void *dt__host_alloc(const dt_site *site, size_t bytes);
 
 /* Run-time findings as SARIF (report_sarif.c): when DT_REPORT=path.sarif is set, every
    recorded failure is kept and the log is written at exit, with the analyzer's rule ids and
-   fingerprint scheme. Called by dt__fail with the formatted message. */
+   fingerprint scheme. Called by dt__fail with the formatted message text alone (no
+   "file:line: op: " prefix, no " [rule-id]" suffix: site and status carry those). */
 void dt__report_record(const dt_site *site, dt_status status, const char *message);
 
 /* ---- devices and backends (device.c) ---- */
@@ -90,20 +93,25 @@ typedef enum dt_kind_rule {
   DT_KINDS_ANY,        /* operands must share one kind, any kind (cat, reshape) */
   DT_KINDS_NUMERIC,    /* share one kind, float or int (add, matmul, neg, relu, sum, greater) */
   DT_KINDS_FLOAT,      /* float only (exp, log, sigmoid, tanh, mean, mse_loss) */
-  DT_KINDS_WHERE       /* operand 0 bool; operands 1 and 2 share one kind */
+  DT_KINDS_WHERE,      /* operand 0 bool; operands 1 and 2 share one kind */
+  DT_KINDS_INTEGRAL    /* int or bool only (dt_read_ints) */
 } dt_kind_rule;
 /* Checks n live operands against each other by SPEC §4's precedence (invalid handles first,
    then autodiff-nested … kind-mismatch). Returns DT_OK or the recorded failure. */
 dt_status dt__precheck(const dt_site *site, int n, const dt_tensor *const *ts, dt_kind_rule kinds);
 /* Checks a handle is live (not NULL, not freed). */
 dt_status dt__check_live(const dt_site *site, const dt_tensor *t, const char *what);
+/* dt_to_device's check: live handle, valid target device, same autodiff-ness
+   (autodiff-expected). Whether d's backend is available is decided when allocating on it. */
+dt_status dt__precheck_transfer(const dt_site *site, const dt_tensor *t, dt_device d);
 
 /* ---- tensors and storage (tensor.c) ---- */
 dt_storage *dt__storage_new(const dt_site *site, const dt_backend_iface *iface, dt_device d,
                             size_t bytes);
 void dt__storage_retain(dt_storage *s);
 void dt__storage_release(dt_storage *s);
-size_t dt__kind_size(dt_kind k);
+size_t dt__kind_size(dt_kind k); /* 0 for a value that is not a dt_kind */
+int dt__kind_valid(dt_kind k);
 /* A new tensor object (storage allocated on dt_inner_device(d)); contents undefined. */
 dt_tensor *dt__tensor_new(const dt_site *site, dt_device d, dt_kind k, int rank,
                           const int64_t *shape);
@@ -112,6 +120,14 @@ dt_tensor *dt__tensor_view(const dt_site *site, const dt_tensor *t, dt_device d,
                            const int64_t *shape);
 /* Validates rank and shape (rank 0..DT_MAX_RANK, dims >= 0, no overflow); computes numel. */
 dt_status dt__validate_shape(const dt_site *site, int rank, const int64_t *shape, int64_t *numel);
+
+/* Standard normal values, a function of (seed, index) only (rng.c). */
+void dt__randn_host(uint64_t seed, float *out, int64_t n);
+
+/* Records DT_ERR_DEVICE for a failed backend call on storage s ("run add", "copy in"), with
+   the backend's last_error text (prim.c). */
+dt_status dt__device_failure(const dt_site *site, const dt_storage *s, const char *what,
+                             dt_device d);
 
 /* ---- primitives (prim.c): no tag checks, no recording; results take `like`'s device ---- */
 dt_tensor *dt__prim_fill(const dt_site *site, dt_device d, dt_kind k, float value, int rank,
@@ -144,7 +160,13 @@ typedef struct dt_ad_extra {
   int axis;        /* SUM_DIM, CAT */
   int n_inputs;    /* CAT: number of inputs */
 } dt_ad_extra;
-/* Called by a public operation after computing `out` from `inputs` (whatever their tags):
+/* The op each public operation records: dt_add..dt_div, dt_greater, dt_where, dt_matmul,
+   dt_transpose, dt_mse_loss, dt_neg..dt_tanh: their DT_OP_*; dt_add_scalar / dt_mul_scalar:
+   DT_OP_ADD_SCALAR / DT_OP_MUL_SCALAR (extra->scalar); dt_sum_dim: DT_OP_SUM_DIM (extra->axis,
+   normalized to [0, rank)); dt_cat: DT_OP_COPY_SLICE (extra->axis normalized, extra->n_inputs);
+   dt_sum / dt_mean: DT_AD_OP_SUM / DT_AD_OP_MEAN; dt_reshape: DT_AD_OP_RESHAPE;
+   dt_to_device: DT_AD_OP_TO_DEVICE. It is called only when out is on an autodiff device.
+   Called by a public operation after computing `out` from `inputs` (whatever their tags):
    when out is an autodiff float tensor and some input is tracked, gives out a graph node that
    remembers op, inputs and what its gradient needs. Returns out, or NULL after recording
    out-of-memory (out is freed). `op` is a dt_op, or one of the DT_AD_OP_* values below. */

@@ -46,7 +46,9 @@ typedef enum dt_op {
                          out[(o*dst_len + dst_start + j)*inner + i] =
                          in0[(o*src_len + src_start + j)*inner + i]
                        Elements of out outside the slice are left untouched. */
-  DT_OP_MSE,        /* out (one float) = mean over n of (in0[i] - in1[i])^2; same n elements */
+  DT_OP_MSE,        /* out (one float) = mean over n of (in0[i] - in1[i])^2; same n elements.
+                       Here desc.n counts the INPUT elements (the runtime also sets u.reduce to
+                       outer = inner = 1, len = n, scale = 1/n); n = 0 gives NaN. */
   DT_OP_COUNT
 } dt_op;
 

@@ -1,0 +1,104 @@
+/* runtime/backends/cpu/cpu_backend.c — the cpu backend's interface: host memory (64-byte
+ * aligned for vector loops, plain malloc for tiny buffers so one-element tensors stay cheap),
+ * copies, and the dispatch of operation descriptors to the kernels. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "cpu_kernels.h"
+
+#define CPU_ALIGN 64
+
+static _Thread_local char tl_cpu_error[256];
+
+int cpu_set_error(const char *what, const dt_op_desc *op) {
+  snprintf(tl_cpu_error, sizeof tl_cpu_error, "%s (op %d, kind %d -> %d)", what, (int)op->op,
+           (int)op->kind, (int)op->out_kind);
+  return -1;
+}
+
+static const char *cpu_last_error(void) { return tl_cpu_error; }
+
+static int cpu_probe(char *why, size_t why_len) {
+  (void)why;
+  (void)why_len;
+  return 0;
+}
+
+static int cpu_device_count(void) { return 1; }
+
+static void *cpu_alloc(int ordinal, size_t bytes) {
+  (void)ordinal;
+  if (bytes <= CPU_ALIGN) return malloc(bytes ? bytes : 1);
+  if (bytes > SIZE_MAX - CPU_ALIGN) return NULL;
+  return aligned_alloc(CPU_ALIGN, (bytes + CPU_ALIGN - 1) / CPU_ALIGN * CPU_ALIGN);
+}
+
+static void cpu_free(int ordinal, void *p) {
+  (void)ordinal;
+  free(p);
+}
+
+static int cpu_copy(int ordinal, void *dst, const void *src, size_t bytes) {
+  (void)ordinal;
+  if (bytes) memcpy(dst, src, bytes);
+  return 0;
+}
+
+static int cpu_run(int ordinal, const dt_op_desc *op) {
+  (void)ordinal;
+  switch (op->op) {
+    case DT_OP_FILL:
+      return cpu_fill(op);
+    case DT_OP_ADD:
+    case DT_OP_SUB:
+    case DT_OP_MUL:
+    case DT_OP_DIV:
+    case DT_OP_GREATER:
+      return cpu_binary(op);
+    case DT_OP_WHERE:
+      return cpu_where(op);
+    case DT_OP_ADD_SCALAR:
+    case DT_OP_MUL_SCALAR:
+      return cpu_scalar(op);
+    case DT_OP_NEG:
+    case DT_OP_EXP:
+    case DT_OP_LOG:
+    case DT_OP_RELU:
+    case DT_OP_SIGMOID:
+    case DT_OP_TANH:
+      return cpu_unary(op);
+    case DT_OP_SUM_DIM:
+      return cpu_sum_dim(op);
+    case DT_OP_MATMUL:
+      return cpu_matmul(op);
+    case DT_OP_TRANSPOSE:
+      return cpu_transpose(op);
+    case DT_OP_COPY_SLICE:
+      return cpu_copy_slice(op);
+    case DT_OP_MSE:
+      return cpu_mse(op);
+    case DT_OP_COUNT:
+      break;
+  }
+  return cpu_set_error("unknown operation", op);
+}
+
+static const dt_backend_iface cpu_iface = {
+    .api_version = DT_BACKEND_API_VERSION,
+    .backend = DT_BACKEND_CPU,
+    .name = "cpu",
+    .probe = cpu_probe,
+    .device_count = cpu_device_count,
+    .alloc = cpu_alloc,
+    .free = cpu_free,
+    .copy_in = cpu_copy,
+    .copy_out = cpu_copy,
+    .copy_device = cpu_copy,
+    .run = cpu_run,
+    .synchronize = NULL,
+    .last_error = cpu_last_error,
+};
+
+const dt_backend_iface *dt_cpu_backend(void) { return &cpu_iface; }

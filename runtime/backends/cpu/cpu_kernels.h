@@ -1,0 +1,23 @@
+/* runtime/backends/cpu/cpu_kernels.h — the cpu backend's kernels, one per family of dt_op,
+ * shared by cpu_backend.c's dispatch. Each returns 0, or -1 for a kind it does not handle
+ * (after cpu_set_error). Descriptors are fully resolved by the runtime (dt/backend.h). */
+#ifndef DT_CPU_KERNELS_H
+#define DT_CPU_KERNELS_H
+
+#include "dt/backend.h"
+
+int cpu_fill(const dt_op_desc *op);
+int cpu_binary(const dt_op_desc *op);     /* ADD SUB MUL DIV GREATER */
+int cpu_where(const dt_op_desc *op);
+int cpu_scalar(const dt_op_desc *op);     /* ADD_SCALAR MUL_SCALAR */
+int cpu_unary(const dt_op_desc *op);      /* NEG EXP LOG RELU SIGMOID TANH */
+int cpu_sum_dim(const dt_op_desc *op);
+int cpu_mse(const dt_op_desc *op);
+int cpu_matmul(const dt_op_desc *op);
+int cpu_transpose(const dt_op_desc *op);
+int cpu_copy_slice(const dt_op_desc *op);
+
+/* Records the calling thread's last failure text (returned by the iface's last_error). */
+int cpu_set_error(const char *what, const dt_op_desc *op);
+
+#endif /* DT_CPU_KERNELS_H */

@@ -1,0 +1,245 @@
+/* runtime/src/tensor.c — tensor objects and reference-counted storage: shape validation,
+ * allocation (with test-only failure injection at every site), live-object counters, and the
+ * freed-handle quarantine that lets a use after dt_free be reported instead of crashing. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static atomic_llong g_live_tensors;
+static atomic_llong g_live_storages;
+
+int64_t dt__live_tensors(void) { return (int64_t)atomic_load(&g_live_tensors); }
+int64_t dt__live_storages(void) { return (int64_t)atomic_load(&g_live_storages); }
+
+/* ---- allocation-failure injection (tests) ---- */
+
+static _Thread_local int64_t tl_fail_after;
+
+void dt__fail_alloc_after(int64_t n) { tl_fail_after = n > 0 ? n : 0; }
+
+int dt__alloc_should_fail(void) {
+  if (tl_fail_after == 0) return 0;
+  return --tl_fail_after == 0;
+}
+
+void *dt__host_alloc(const dt_site *site, size_t bytes) {
+  void *p = dt__alloc_should_fail() ? NULL : malloc(bytes ? bytes : 1);
+  if (p == NULL)
+    dt__fail(site, DT_ERR_OUT_OF_MEMORY, "Out of host memory (%zu bytes of scratch space)", bytes);
+  return p;
+}
+
+/* ---- freed-handle quarantine ----
+ * Tensor objects are not returned to malloc at once: dt_free marks them dead and keeps the most
+ * recent ones per thread, so a stale handle still points at a dead object and the precheck can
+ * name the mistake. Objects are reused oldest first once enough are quarantined. */
+
+#define DT_QUARANTINE_SLOTS 1024
+#define DT_QUARANTINE_KEEP 256 /* this many freed objects are never reused */
+
+typedef struct dt_quarantine {
+  dt_tensor *slot[DT_QUARANTINE_SLOTS];
+  unsigned head, count;
+  int registered;
+} dt_quarantine;
+
+static _Thread_local dt_quarantine tl_quarantine;
+static pthread_key_t g_quarantine_key;
+static pthread_once_t g_quarantine_once = PTHREAD_ONCE_INIT;
+
+static void quarantine_drain(void *arg) {
+  dt_quarantine *q = arg;
+  while (q->count > 0) {
+    free(q->slot[q->head]);
+    q->head = (q->head + 1) % DT_QUARANTINE_SLOTS;
+    q->count--;
+  }
+}
+
+static void quarantine_key_create(void) { pthread_key_create(&g_quarantine_key, quarantine_drain); }
+
+static dt_tensor *tensor_object_alloc(void) {
+  dt_quarantine *q = &tl_quarantine;
+  if (q->count > DT_QUARANTINE_KEEP) {
+    dt_tensor *t = q->slot[q->head];
+    q->head = (q->head + 1) % DT_QUARANTINE_SLOTS;
+    q->count--;
+    return t;
+  }
+  return malloc(sizeof(dt_tensor));
+}
+
+static void tensor_object_free(dt_tensor *t) {
+  dt_quarantine *q = &tl_quarantine;
+  t->magic = DT_TENSOR_DEAD;
+  t->storage = NULL;
+  t->node = NULL;
+  if (!q->registered) {
+    /* Drain this thread's quarantine when it exits (the main thread's stays reachable). */
+    pthread_once(&g_quarantine_once, quarantine_key_create);
+    pthread_setspecific(g_quarantine_key, q);
+    q->registered = 1;
+  }
+  if (q->count == DT_QUARANTINE_SLOTS) {
+    free(q->slot[q->head]);
+    q->head = (q->head + 1) % DT_QUARANTINE_SLOTS;
+    q->count--;
+  }
+  q->slot[(q->head + q->count) % DT_QUARANTINE_SLOTS] = t;
+  q->count++;
+}
+
+/* ---- shapes ---- */
+
+size_t dt__kind_size(dt_kind k) {
+  switch (k) {
+    case DT_FLOAT:
+      return sizeof(float);
+    case DT_INT:
+      return sizeof(int64_t);
+    case DT_BOOL:
+      return sizeof(uint8_t);
+  }
+  return 0;
+}
+
+int dt__kind_valid(dt_kind k) { return dt__kind_size(k) != 0; }
+
+dt_status dt__validate_shape(const dt_site *site, int rank, const int64_t *shape, int64_t *numel) {
+  if (rank < 0 || rank > DT_MAX_RANK)
+    return dt__fail(site, DT_ERR_INVALID_ARGUMENT, "Rank %d is out of range (0..%d)", rank,
+                    DT_MAX_RANK);
+  if (rank > 0 && shape == NULL)
+    return dt__fail(site, DT_ERR_INVALID_ARGUMENT, "The shape is NULL for a rank-%d tensor", rank);
+  /* The largest element count whose bytes (8 per element at most) fit in an allocation. */
+  const int64_t limit = (int64_t)((SIZE_MAX / 8 < (size_t)(INT64_MAX / 8)) ? SIZE_MAX / 8
+                                                                           : (size_t)(INT64_MAX / 8));
+  int64_t n = 1;
+  for (int i = 0; i < rank; i++)
+    if (shape[i] < 0)
+      return dt__fail(site, DT_ERR_INVALID_ARGUMENT, "Dimension %d is negative (%lld)", i,
+                      (long long)shape[i]);
+  for (int i = 0; i < rank; i++) {
+    if (shape[i] == 0) {
+      n = 0;
+      break;
+    }
+    if (n > limit / shape[i])
+      return dt__fail(site, DT_ERR_INVALID_ARGUMENT,
+                      "The element count of the shape overflows (dimension %d is %lld)", i,
+                      (long long)shape[i]);
+    n *= shape[i];
+  }
+  if (numel != NULL) *numel = n;
+  return DT_OK;
+}
+
+/* ---- storage ---- */
+
+dt_storage *dt__storage_new(const dt_site *site, const dt_backend_iface *iface, dt_device d,
+                            size_t bytes) {
+  dt_storage *s = dt__alloc_should_fail() ? NULL : malloc(sizeof *s);
+  if (s == NULL) {
+    dt__fail(site, DT_ERR_OUT_OF_MEMORY, "Out of host memory for a storage descriptor");
+    return NULL;
+  }
+  void *data = dt__alloc_should_fail() ? NULL : iface->alloc(d.ordinal, bytes);
+  if (data == NULL) {
+    free(s);
+    char name[64];
+    dt_device_name(dt_inner_device(d), name, sizeof name);
+    dt__fail(site, DT_ERR_OUT_OF_MEMORY, "Out of memory allocating %zu bytes on %s", bytes, name);
+    return NULL;
+  }
+  atomic_init(&s->refs, 1);
+  s->backend = d.backend;
+  s->ordinal = d.ordinal;
+  s->iface = iface;
+  s->data = data;
+  s->bytes = bytes;
+  atomic_fetch_add_explicit(&g_live_storages, 1, memory_order_relaxed);
+  return s;
+}
+
+void dt__storage_retain(dt_storage *s) {
+  if (s != NULL) atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+}
+
+void dt__storage_release(dt_storage *s) {
+  if (s == NULL) return;
+  if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
+  s->iface->free(s->ordinal, s->data);
+  free(s);
+  atomic_fetch_sub_explicit(&g_live_storages, 1, memory_order_relaxed);
+}
+
+/* ---- tensors ---- */
+
+static dt_tensor *tensor_shell(const dt_site *site, dt_device d, dt_kind k, int rank,
+                               const int64_t *shape, int64_t numel) {
+  dt_tensor *t = dt__alloc_should_fail() ? NULL : tensor_object_alloc();
+  if (t == NULL) {
+    dt__fail(site, DT_ERR_OUT_OF_MEMORY, "Out of host memory for a tensor object");
+    return NULL;
+  }
+  t->magic = DT_TENSOR_MAGIC;
+  t->device = d;
+  t->device.autodiff = d.autodiff != 0;
+  t->kind = k;
+  t->rank = rank;
+  for (int i = 0; i < rank; i++) t->shape[i] = shape[i];
+  for (int i = rank; i < DT_MAX_RANK; i++) t->shape[i] = 0;
+  t->numel = numel;
+  t->storage = NULL;
+  t->node = NULL;
+  t->requires_grad = 0;
+  atomic_fetch_add_explicit(&g_live_tensors, 1, memory_order_relaxed);
+  return t;
+}
+
+dt_tensor *dt__tensor_new(const dt_site *site, dt_device d, dt_kind k, int rank,
+                          const int64_t *shape) {
+  const dt_backend_iface *iface = dt__backend_for(site, d);
+  if (iface == NULL) return NULL;
+  if (!dt__kind_valid(k)) {
+    dt__fail(site, DT_ERR_INVALID_ARGUMENT, "Invalid tensor kind %d", (int)k);
+    return NULL;
+  }
+  int64_t numel;
+  if (dt__validate_shape(site, rank, shape, &numel) != DT_OK) return NULL;
+  dt_tensor *t = tensor_shell(site, d, k, rank, shape, numel);
+  if (t == NULL) return NULL;
+  t->storage = dt__storage_new(site, iface, d, (size_t)numel * dt__kind_size(k));
+  if (t->storage == NULL) {
+    atomic_fetch_sub_explicit(&g_live_tensors, 1, memory_order_relaxed);
+    tensor_object_free(t);
+    return NULL;
+  }
+  return t;
+}
+
+dt_tensor *dt__tensor_view(const dt_site *site, const dt_tensor *t, dt_device d, int rank,
+                           const int64_t *shape) {
+  dt_tensor *v = tensor_shell(site, d, t->kind, rank, shape, t->numel);
+  if (v == NULL) return NULL;
+  v->storage = t->storage;
+  dt__storage_retain(v->storage);
+  return v;
+}
+
+void dt_free(dt_tensor *t) {
+  if (t == NULL) return;
+  if (t->magic != DT_TENSOR_MAGIC) {
+    dt_site site = {NULL, 0, "dt_free"};
+    dt__check_live(&site, t, "The tensor");
+    return;
+  }
+  if (t->device.autodiff) dt__ad_release(t);
+  dt__storage_release(t->storage);
+  atomic_fetch_sub_explicit(&g_live_tensors, 1, memory_order_relaxed);
+  tensor_object_free(t);
+}
