@@ -1,0 +1,199 @@
+/* bench/lsp/bench_lsp.c — editor latency of `tagcheck --lsp`: the time from a didChange of a
+ * 500-line C file to the publishDiagnostics for that version, measured with the debounce off
+ * (pure analysis + protocol) and with the default 200 ms debounce (what a user sees), printed
+ * with the ratio to the 300 ms target. Baseline measured in the same run: a one-shot
+ * `tagcheck FILE` process on the same file (process start, parse, analysis, report). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lsp_client.h"
+
+#define TARGET_MS 300.0
+#define DEFAULT_DEBOUNCE_MS 200
+#define EDITS 15
+#define CLI_RUNS 5
+
+/* A 500-line program: 40 layer functions, then main chaining them; when buggy, main adds a cpu
+   tensor to the sim result (one backend-mismatch finding). */
+static char *make_source(int buggy, int edit, int *lines_out) {
+  size_t cap = 64 * 1024, n = 0;
+  char *s = malloc(cap);
+  int lines = 0;
+#define EMIT(...)                                             \
+  do {                                                        \
+    n += (size_t)snprintf(s + n, cap - n, __VA_ARGS__);       \
+    lines++;                                                  \
+  } while (0)
+  EMIT("// bench_lsp generated model, edit %d\n", edit);
+  EMIT("#include <dt/dt.h>\n");
+  for (int k = 0; k < 40; k++) {
+    EMIT("static dt_tensor *layer_%d(dt_device d, const dt_tensor *x) {\n", k);
+    EMIT("  const int64_t shape[2] = {4, 4};\n");
+    EMIT("  dt_tensor *w = dt_randn(d, %d, 2, shape);\n", k);
+    EMIT("  dt_tensor *b = dt_zeros(d, DT_FLOAT, 2, shape);\n");
+    EMIT("  dt_tensor *h = dt_matmul(x, w);\n");
+    EMIT("  dt_tensor *o = dt_add(h, b);\n");
+    EMIT("  dt_free(h);\n");
+    EMIT("  dt_free(b);\n");
+    EMIT("  dt_free(w);\n");
+    EMIT("  return o;\n");
+    EMIT("}\n");
+  }
+  EMIT("int main(void) {\n");
+  EMIT("  dt_device acc = dt_sim(0);\n");
+  EMIT("  const int64_t shape[2] = {4, 4};\n");
+  EMIT("  dt_tensor *x = dt_ones(acc, DT_FLOAT, 2, shape);\n");
+  for (int k = 0; k < 40; k++) {
+    EMIT("  dt_tensor *x%d = layer_%d(acc, x);\n", k, k);
+    EMIT("  dt_free(x);\n");
+    EMIT("  x = x%d;\n", k);
+  }
+  EMIT("  dt_tensor *other = dt_ones(%s, DT_FLOAT, 2, shape);\n", buggy ? "dt_cpu()" : "acc");
+  EMIT("  dt_tensor *y = dt_add(x, other);\n");
+  while (lines < 496) EMIT("  /* padding to 500 lines */\n");
+  EMIT("  dt_free(y);\n");
+  EMIT("  dt_free(other);\n");
+  EMIT("  dt_free(x);\n");
+  EMIT("  return 0;\n}\n");
+#undef EMIT
+  *lines_out = lines + 1;
+  return s;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+typedef struct stats {
+  double median, p90, max;
+} stats;
+
+static stats summarize(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  stats s = {v[n / 2], v[(n * 9) / 10 < n ? (n * 9) / 10 : n - 1], v[n - 1]};
+  return s;
+}
+
+static int write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f) return -1;
+  fputs(text, f);
+  return fclose(f);
+}
+
+/* One-shot CLI runs on the file: median wall time in ms, or -1. */
+static double cli_baseline(const char *dir, const char *file) {
+  double t[CLI_RUNS];
+  for (int i = 0; i < CLI_RUNS; i++) {
+    double t0 = lsp_client_now_ms();
+    pid_t pid = fork();
+    if (pid == 0) {
+      freopen("/dev/null", "w", stdout);
+      freopen("/dev/null", "w", stderr);
+      execl(TC_TAGCHECK_BIN, TC_TAGCHECK_BIN, "--no-cache", "-p", dir, file, (char *)NULL);
+      _exit(127);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) return -1; /* 0 or 1 (findings) */
+    t[i] = lsp_client_now_ms() - t0;
+  }
+  return summarize(t, CLI_RUNS).median;
+}
+
+/* Edit -> publishDiagnostics latencies with the given debounce; returns 0 or -1. */
+static int measure(const char *uri, int debounce_ms, double *lat, int *lines, const char *cwd) {
+  lsp_client c;
+  const char *argv[] = {TC_TAGCHECK_BIN, "--lsp", NULL};
+  if (lsp_client_spawn(&c, argv, cwd, "/dev/null") != 0) return -1;
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                       "\"capabilities\":{},\"initializationOptions\":{\"debounceMs\":%d}}}", debounce_ms);
+  int rc = -1;
+  if (!lsp_client_response(&c, 1, 30000)) goto done;
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}");
+  for (int v = 0; v <= EDITS; v++) {
+    char *text = make_source(v % 2, v, lines);
+    cJSON *p = cJSON_CreateObject();
+    cJSON *td = cJSON_AddObjectToObject(p, "textDocument");
+    cJSON_AddStringToObject(td, "uri", uri);
+    cJSON_AddNumberToObject(td, "version", v);
+    if (v == 0) {
+      cJSON_AddStringToObject(td, "languageId", "c");
+      cJSON_AddStringToObject(td, "text", text);
+    } else {
+      cJSON *ch = cJSON_CreateObject();
+      cJSON_AddStringToObject(ch, "text", text);
+      cJSON_AddItemToArray(cJSON_AddArrayToObject(p, "contentChanges"), ch);
+    }
+    free(text);
+    double t0 = lsp_client_now_ms();
+    lsp_client_notify(&c, v == 0 ? "textDocument/didOpen" : "textDocument/didChange", p);
+    for (;;) {
+      const cJSON *m = lsp_client_notification(&c, "textDocument/publishDiagnostics", uri, 30000);
+      if (!m) goto done;
+      const cJSON *params = cJSON_GetObjectItem(m, "params");
+      if (cJSON_GetObjectItem(params, "version")->valueint != v) continue;
+      if (cJSON_GetArraySize(cJSON_GetObjectItem(params, "diagnostics")) != v % 2) {
+        fprintf(stderr, "bench_lsp: version %d: expected %d finding(s)\n", v, v % 2);
+        goto done;
+      }
+      break;
+    }
+    if (v > 0) lat[v - 1] = lsp_client_now_ms() - t0; /* the open is warm-up */
+  }
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"shutdown\"}");
+  lsp_client_response(&c, 2, 30000);
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+  rc = lsp_client_wait_exit(&c, 0, 30000) == 0 ? 0 : -1;
+done:
+  lsp_client_free(&c);
+  return rc;
+}
+
+int main(void) {
+  char dir[] = "/tmp/tc-bench-lsp-XXXXXX";
+  if (!mkdtemp(dir)) return 1;
+  char file[256], db[256], uri[300];
+  snprintf(file, sizeof file, "%s/model.c", dir);
+  snprintf(db, sizeof db, "%s/compile_commands.json", dir);
+  snprintf(uri, sizeof uri, "file://%s", file);
+  int lines = 0;
+  char *src = make_source(1, 0, &lines);
+  char dbtext[1024];
+  snprintf(dbtext, sizeof dbtext,
+           "[{\"directory\":\"%s\",\"file\":\"model.c\",\"arguments\":[\"cc\",\"-std=c11\",\"-I%s\","
+           "\"-c\",\"model.c\"]}]\n", dir, TC_RUNTIME_INCLUDE);
+  int status = 1;
+  if (write_text(file, src) != 0 || write_text(db, dbtext) != 0) goto out;
+
+  double cli = cli_baseline(dir, file);
+  double nodeb[EDITS], deb[EDITS];
+  if (measure(uri, 0, nodeb, &lines, dir) != 0 || measure(uri, DEFAULT_DEBOUNCE_MS, deb, &lines, dir) != 0) {
+    fprintf(stderr, "bench_lsp: the server did not answer as expected\n");
+    goto out;
+  }
+  stats a = summarize(nodeb, EDITS), b = summarize(deb, EDITS);
+  printf("bench_lsp: %d-line file, %d edits per mode (each toggles one backend-mismatch)\n", lines, EDITS);
+  if (cli > 0) printf("  baseline: one-shot `tagcheck FILE` process            median %7.1f ms\n", cli);
+  else printf("  baseline: one-shot `tagcheck FILE` process            (failed to run)\n");
+  printf("  edit -> publishDiagnostics, debounce off              median %7.1f  p90 %7.1f  max %7.1f ms\n",
+         a.median, a.p90, a.max);
+  printf("  edit -> publishDiagnostics, %d ms debounce           median %7.1f  p90 %7.1f  max %7.1f ms\n",
+         DEFAULT_DEBOUNCE_MS, b.median, b.p90, b.max);
+  printf("    of which analysis + protocol (minus the debounce)   median %7.1f ms\n",
+         b.median - DEFAULT_DEBOUNCE_MS);
+  printf("  ratio to the %.0f ms target (debounce off, median):    %.2f  (p90 %.2f)%s\n", TARGET_MS,
+         a.median / TARGET_MS, a.p90 / TARGET_MS, a.p90 <= TARGET_MS ? "  -- within target" : "  -- OVER target");
+  if (cli > 0) printf("  ratio to the one-shot CLI (debounce off, median):     %.2f\n", a.median / cli);
+  status = 0;
+out:
+  free(src);
+  unlink(file);
+  unlink(db);
+  rmdir(dir);
+  return status;
+}

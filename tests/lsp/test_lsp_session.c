@@ -1,0 +1,414 @@
+/* tests/lsp/test_lsp_session.c — scripted LSP sessions against the real `tagcheck --lsp`
+ * binary: lifecycle and exit codes, error responses to malformed input, diagnostics that follow
+ * the unsaved text, debouncing, findings in headers, compile command discovery (-p, folders
+ * above, build/), fallback flags with one message, UTF-16 and UTF-8 positions. Expected rules,
+ * lines and columns come from the fixtures' `// expect-error:` annotations. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsp_client.h"
+#include "lsp_workspace.h"
+
+#define WAIT_MS 30000 /* generous: sanitizer builds on a loaded machine */
+
+static void start(lsp_client *c, const char *cwd, const char *p_dir) {
+  const char *argv[] = {TC_TAGCHECK_BIN, "--lsp", p_dir ? "-p" : NULL, p_dir, NULL};
+  assert_int_equal(lsp_client_spawn(c, argv, cwd, NULL), 0);
+}
+
+static const cJSON *result_of(const cJSON *response) {
+  assert_non_null(response);
+  assert_null(cJSON_GetObjectItem(response, "error"));
+  return cJSON_GetObjectItem(response, "result");
+}
+
+static int error_code_of(const cJSON *response) {
+  assert_non_null(response);
+  const cJSON *e = cJSON_GetObjectItem(response, "error");
+  assert_non_null(e);
+  assert_true(cJSON_IsString(cJSON_GetObjectItem(e, "message")));
+  return cJSON_GetObjectItem(e, "code")->valueint;
+}
+
+static const cJSON *initialize(lsp_client *c, int id, int offer_utf8) {
+  lsp_client_sendf(c,
+                   "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"initialize\",\"params\":{"
+                   "\"processId\":null,\"rootUri\":null,\"capabilities\":{%s}}}",
+                   id, offer_utf8 ? "\"general\":{\"positionEncodings\":[\"utf-8\",\"utf-16\"]}" : "");
+  const cJSON *r = result_of(lsp_client_response(c, id, WAIT_MS));
+  lsp_client_sendf(c, "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}");
+  return r;
+}
+
+static void shutdown_and_exit(lsp_client *c, int id) {
+  lsp_client_sendf(c, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"shutdown\"}", id);
+  assert_true(cJSON_IsNull(result_of(lsp_client_response(c, id, WAIT_MS))));
+  lsp_client_sendf(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+  assert_int_equal(lsp_client_wait_exit(c, 0, WAIT_MS), 0);
+}
+
+static char *uri_of(const char *path) {
+  /* Fixture paths are plain ASCII without spaces: no percent-encoding needed. */
+  char *u = malloc(strlen(path) + 8);
+  sprintf(u, "file://%s", path);
+  return u;
+}
+
+static void did_open(lsp_client *c, const char *uri, const char *text, int version) {
+  cJSON *p = cJSON_CreateObject();
+  cJSON *td = cJSON_AddObjectToObject(p, "textDocument");
+  cJSON_AddStringToObject(td, "uri", uri);
+  cJSON_AddStringToObject(td, "languageId", "c");
+  cJSON_AddNumberToObject(td, "version", version);
+  cJSON_AddStringToObject(td, "text", text);
+  assert_int_equal(lsp_client_notify(c, "textDocument/didOpen", p), 0);
+}
+
+static void did_change(lsp_client *c, const char *uri, const char *text, int version) {
+  cJSON *p = cJSON_CreateObject();
+  cJSON *td = cJSON_AddObjectToObject(p, "textDocument");
+  cJSON_AddStringToObject(td, "uri", uri);
+  cJSON_AddNumberToObject(td, "version", version);
+  cJSON *changes = cJSON_AddArrayToObject(p, "contentChanges");
+  cJSON *ch = cJSON_CreateObject();
+  cJSON_AddStringToObject(ch, "text", text);
+  cJSON_AddItemToArray(changes, ch);
+  assert_int_equal(lsp_client_notify(c, "textDocument/didChange", p), 0);
+}
+
+static void did_close(lsp_client *c, const char *uri) {
+  cJSON *p = cJSON_CreateObject();
+  cJSON_AddStringToObject(cJSON_AddObjectToObject(p, "textDocument"), "uri", uri);
+  assert_int_equal(lsp_client_notify(c, "textDocument/didClose", p), 0);
+}
+
+static const cJSON *diagnostics_of(const cJSON *publish) {
+  assert_non_null(publish);
+  const cJSON *d = cJSON_GetObjectItem(cJSON_GetObjectItem(publish, "params"), "diagnostics");
+  assert_true(cJSON_IsArray(d));
+  return d;
+}
+
+static int version_of(const cJSON *publish) {
+  const cJSON *v = cJSON_GetObjectItem(cJSON_GetObjectItem(publish, "params"), "version");
+  return cJSON_IsNumber(v) ? v->valueint : -1;
+}
+
+/* Waits for the publication of uri's diagnostics for document version `version`. */
+static const cJSON *publication(lsp_client *c, const char *uri, int version) {
+  for (;;) {
+    const cJSON *p = lsp_client_notification(c, "textDocument/publishDiagnostics", uri, WAIT_MS);
+    assert_non_null(p);
+    if (version < 0 || version_of(p) == version) return p;
+  }
+}
+
+/* Replaces the first occurrence of from by to in text (heap result). */
+static char *replace(const char *text, const char *from, const char *to) {
+  const char *at = strstr(text, from);
+  assert_non_null(at);
+  size_t a = (size_t)(at - text), n = strlen(text) - strlen(from) + strlen(to);
+  char *out = malloc(n + 1);
+  memcpy(out, text, a);
+  strcpy(out + a, to);
+  strcat(out, at + strlen(from));
+  return out;
+}
+
+/* Asserts diagnostic d is the fixture's expected finding of rule at path. */
+static void assert_expected(const cJSON *d, const char *path, const char *rule, int utf8) {
+  unsigned line, byte_col, utf16_col;
+  assert_int_equal(lsp_fixture_expect(path, rule, &line, &byte_col, &utf16_col), 0);
+  assert_string_equal(cJSON_GetObjectItem(d, "code")->valuestring, rule);
+  assert_string_equal(cJSON_GetObjectItem(d, "source")->valuestring, "tagcheck");
+  assert_int_equal(cJSON_GetObjectItem(d, "severity")->valueint, 1);
+  const cJSON *start = cJSON_GetObjectItem(cJSON_GetObjectItem(d, "range"), "start");
+  assert_int_equal(cJSON_GetObjectItem(start, "line")->valueint, (int)line - 1);
+  assert_int_equal(cJSON_GetObjectItem(start, "character")->valueint, (int)(utf8 ? byte_col : utf16_col));
+  const char *href = cJSON_GetObjectItem(cJSON_GetObjectItem(d, "codeDescription"), "href")->valuestring;
+  char anchor[64];
+  snprintf(anchor, sizeof anchor, "#%s", rule);
+  assert_non_null(strstr(href, anchor));
+  assert_true(strlen(cJSON_GetObjectItem(d, "message")->valuestring) > 0);
+}
+
+static void test_protocol_errors(void **state) {
+  (void)state;
+  lsp_client c;
+  start(&c, NULL, NULL);
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"textDocument/hover\",\"params\":{}}");
+  assert_int_equal(error_code_of(lsp_client_response(&c, 1, WAIT_MS)), -32002);
+
+  const cJSON *r = initialize(&c, 2, 0);
+  const cJSON *caps = cJSON_GetObjectItem(r, "capabilities");
+  const cJSON *sync = cJSON_GetObjectItem(caps, "textDocumentSync");
+  assert_int_equal(cJSON_GetObjectItem(sync, "change")->valueint, 1);
+  assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sync, "openClose")));
+  assert_true(cJSON_IsObject(cJSON_GetObjectItem(sync, "save")));
+  assert_string_equal(cJSON_GetObjectItem(caps, "positionEncoding")->valuestring, "utf-16");
+  assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "serverInfo"), "name")->valuestring, "tagcheck");
+
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\",\"params\":{}}");
+  assert_int_equal(error_code_of(lsp_client_response(&c, 3, WAIT_MS)), -32600);
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"workspace/symbol\",\"params\":{}}");
+  assert_int_equal(error_code_of(lsp_client_response(&c, 4, WAIT_MS)), -32601);
+
+  /* Notifications get no answer, known or not; $/cancelRequest is accepted quietly. */
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":4}}");
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"custom/unknownNotification\",\"params\":[]}");
+  /* Malformed JSON, a bad header, a request that is valid JSON but not a request. */
+  const char *broken = "Content-Length: 12\r\n\r\n{\"jsonrpc\":";
+  lsp_client_send_raw(&c, broken, strlen(broken));
+  const char *bad_header = "Content-Lenght: 5\r\n\r\nhello";
+  lsp_client_send_raw(&c, bad_header, strlen(bad_header));
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":42}");
+  assert_int_equal(error_code_of(lsp_client_response(&c, 9, WAIT_MS)), -32600);
+
+  /* Everything answered so far, in order: the two id-less errors came before id 9. */
+  int null_id_errors = 0, parse_errors = 0, responses = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, c.seen) {
+    if (cJSON_GetObjectItem(m, "method")) continue;
+    responses++;
+    if (cJSON_IsNull(cJSON_GetObjectItem(m, "id"))) {
+      null_id_errors++;
+      parse_errors += error_code_of(m) == -32700;
+    }
+  }
+  assert_int_equal(null_id_errors, 2);
+  assert_int_equal(parse_errors, 1);
+  assert_int_equal(responses, 7); /* ids 1, 2, 3, 4, 9 and the two id-less errors */
+
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"shutdown\"}");
+  assert_true(cJSON_IsNull(result_of(lsp_client_response(&c, 10, WAIT_MS))));
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"textDocument/hover\",\"params\":{}}");
+  assert_int_equal(error_code_of(lsp_client_response(&c, 11, WAIT_MS)), -32600);
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+  assert_int_equal(lsp_client_wait_exit(&c, 0, WAIT_MS), 0);
+  lsp_client_free(&c);
+}
+
+static void test_exit_codes(void **state) {
+  (void)state;
+  lsp_client c;
+  start(&c, NULL, NULL);
+  initialize(&c, 1, 0);
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+  assert_int_equal(lsp_client_wait_exit(&c, 0, WAIT_MS), 1); /* exit without shutdown */
+  lsp_client_free(&c);
+
+  start(&c, NULL, NULL);
+  initialize(&c, 1, 0);
+  assert_int_equal(lsp_client_wait_exit(&c, 1, WAIT_MS), 1); /* end of input, no shutdown */
+  lsp_client_free(&c);
+
+  start(&c, NULL, NULL);
+  initialize(&c, 1, 0);
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"shutdown\"}");
+  result_of(lsp_client_response(&c, 2, WAIT_MS));
+  assert_int_equal(lsp_client_wait_exit(&c, 1, WAIT_MS), 0); /* end of input after shutdown */
+  lsp_client_free(&c);
+
+  /* Garbage only, then end of input: error answers, no crash, status 1. */
+  start(&c, NULL, NULL);
+  const char *junk = "\x01\x02 not a header at all\r\n\r\nContent-Length: 3\r\n\r\n[1,";
+  lsp_client_send_raw(&c, junk, strlen(junk));
+  assert_int_equal(error_code_of(lsp_client_next(&c, WAIT_MS)), -32600);
+  assert_int_equal(error_code_of(lsp_client_next(&c, WAIT_MS)), -32700);
+  assert_int_equal(lsp_client_wait_exit(&c, 1, WAIT_MS), 1);
+  lsp_client_free(&c);
+}
+
+static void test_diagnostics_follow_unsaved_text(void **state) {
+  (void)state;
+  lsp_workspace ws;
+  const char *files[] = {"label_backend_bug.c", NULL};
+  assert_int_equal(lsp_workspace_create(&ws, files, "."), 0);
+  char path[512];
+  lsp_workspace_path(&ws, "label_backend_bug.c", path, sizeof path);
+  char *uri = uri_of(path);
+  char *buggy = lsp_read_file(path, NULL);
+  char *fixed = replace(buggy, "dt_zeros(dt_cpu(),", "dt_zeros(acc,");
+
+  lsp_client c;
+  start(&c, ws.dir, NULL); /* no -p: compile_commands.json is found next to the file */
+  initialize(&c, 1, 0);
+  did_open(&c, uri, buggy, 1);
+  const cJSON *d = diagnostics_of(publication(&c, uri, 1));
+  assert_int_equal(cJSON_GetArraySize(d), 1);
+  assert_expected(cJSON_GetArrayItem(d, 0), path, "backend-mismatch", 0);
+
+  did_change(&c, uri, fixed, 2); /* the file on disk keeps the bug */
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, 2))), 0);
+  did_change(&c, uri, buggy, 3);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, 3))), 1);
+  did_close(&c, uri);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, -1))), 0);
+  assert_int_equal(lsp_client_count(&c, "window/showMessage", NULL), 0); /* had a command */
+  shutdown_and_exit(&c, 9);
+
+  lsp_client_free(&c);
+  free(fixed);
+  free(buggy);
+  free(uri);
+  lsp_workspace_remove(&ws);
+}
+
+static void test_debounce_analyzes_latest_only(void **state) {
+  (void)state;
+  lsp_workspace ws;
+  const char *files[] = {"label_backend_bug.c", NULL};
+  assert_int_equal(lsp_workspace_create(&ws, files, "."), 0);
+  char path[512];
+  lsp_workspace_path(&ws, "label_backend_bug.c", path, sizeof path);
+  char *uri = uri_of(path);
+  char *buggy = lsp_read_file(path, NULL);
+  char *fixed = replace(buggy, "dt_zeros(dt_cpu(),", "dt_zeros(acc,");
+
+  lsp_client c;
+  start(&c, ws.dir, NULL);
+  initialize(&c, 1, 0);
+  did_open(&c, uri, fixed, 1);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, 1))), 0);
+  /* A burst of typing: versions 2..21, alternating; the last one has the bug. */
+  for (int v = 2; v <= 21; v++) did_change(&c, uri, v % 2 ? buggy : fixed, v);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, 21))), 1);
+  int intermediate = 0;
+  const cJSON *m;
+  cJSON_ArrayForEach(m, c.seen) {
+    const cJSON *method = cJSON_GetObjectItem(m, "method");
+    if (method && strcmp(method->valuestring, "textDocument/publishDiagnostics") == 0) {
+      int v = version_of(m);
+      intermediate += v > 1 && v < 21;
+    }
+  }
+  assert_int_equal(intermediate, 0);
+  shutdown_and_exit(&c, 2);
+
+  lsp_client_free(&c);
+  free(fixed);
+  free(buggy);
+  free(uri);
+  lsp_workspace_remove(&ws);
+}
+
+static void test_header_findings_and_build_folder(void **state) {
+  (void)state;
+  lsp_workspace ws;
+  const char *files[] = {"uses_helper_bug.c", "helpers.h", NULL};
+  assert_int_equal(lsp_workspace_create(&ws, files, "build"), 0);
+  char main_path[512], header_path[512];
+  lsp_workspace_path(&ws, "uses_helper_bug.c", main_path, sizeof main_path);
+  lsp_workspace_path(&ws, "helpers.h", header_path, sizeof header_path);
+  char *main_uri = uri_of(main_path), *header_uri = uri_of(header_path);
+  char *text = lsp_read_file(main_path, NULL);
+  char *on_cpu = replace(text, "dt_ones(dt_sim(0),", "dt_ones(dt_cpu(),");
+
+  lsp_client c;
+  start(&c, "/", NULL); /* the server's own folder does not matter */
+  initialize(&c, 1, 0);
+  did_open(&c, main_uri, text, 1);
+  const cJSON *h = diagnostics_of(publication(&c, header_uri, -1));
+  assert_int_equal(cJSON_GetArraySize(h), 1);
+  assert_expected(cJSON_GetArrayItem(h, 0), header_path, "backend-mismatch", 0);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, main_uri, 1))), 0);
+  assert_int_equal(lsp_client_count(&c, "window/showMessage", NULL), 0); /* build/ was found */
+
+  did_change(&c, main_uri, on_cpu, 2);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, header_uri, -1))), 0);
+  shutdown_and_exit(&c, 2);
+
+  lsp_client_free(&c);
+  free(on_cpu);
+  free(text);
+  free(main_uri);
+  free(header_uri);
+  lsp_workspace_remove(&ws);
+}
+
+static void test_fallback_flags_one_message(void **state) {
+  (void)state;
+  lsp_workspace ws;
+  const char *files[] = {"label_backend_bug.c", NULL};
+  assert_int_equal(lsp_workspace_create(&ws, files, NULL), 0);
+  char path[512];
+  lsp_workspace_path(&ws, "label_backend_bug.c", path, sizeof path);
+  char *uri = uri_of(path);
+  char *text = lsp_read_file(path, NULL);
+
+  lsp_client c;
+  start(&c, ws.dir, NULL);
+  initialize(&c, 1, 0);
+  did_open(&c, uri, text, 1);
+  const cJSON *d = diagnostics_of(publication(&c, uri, 1));
+  /* The fallback flags find the runtime's headers: the bug is still found. */
+  assert_int_equal(cJSON_GetArraySize(d), 1);
+  assert_expected(cJSON_GetArrayItem(d, 0), path, "backend-mismatch", 0);
+  did_change(&c, uri, text, 2);
+  publication(&c, uri, 2);
+  assert_int_equal(lsp_client_count(&c, "window/showMessage", NULL), 1);
+  const cJSON *m;
+  cJSON_ArrayForEach(m, c.seen) {
+    const cJSON *method = cJSON_GetObjectItem(m, "method");
+    if (method && strcmp(method->valuestring, "window/showMessage") == 0) {
+      const char *msg = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "params"), "message")->valuestring;
+      assert_non_null(strstr(msg, "label_backend_bug.c"));
+      assert_non_null(strstr(msg, "-std=c11"));
+    }
+  }
+  shutdown_and_exit(&c, 2);
+
+  lsp_client_free(&c);
+  free(text);
+  free(uri);
+  lsp_workspace_remove(&ws);
+}
+
+static void test_p_dir_and_utf8_positions(void **state) {
+  (void)state;
+  lsp_workspace ws;
+  const char *files[] = {"label_backend_bug.c", NULL};
+  assert_int_equal(lsp_workspace_create(&ws, files, "db"), 0); /* found only through -p */
+  char path[512], db[512];
+  lsp_workspace_path(&ws, "label_backend_bug.c", path, sizeof path);
+  lsp_workspace_path(&ws, "db", db, sizeof db);
+  char *uri = uri_of(path);
+  char *text = lsp_read_file(path, NULL);
+
+  lsp_client c;
+  start(&c, "/", db);
+  const cJSON *r = initialize(&c, 1, 1);
+  assert_string_equal(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(r, "capabilities"), "positionEncoding")->valuestring, "utf-8");
+  did_open(&c, uri, text, 1);
+  const cJSON *d = diagnostics_of(publication(&c, uri, 1));
+  assert_int_equal(cJSON_GetArraySize(d), 1);
+  assert_expected(cJSON_GetArrayItem(d, 0), path, "backend-mismatch", 1);
+  assert_int_equal(lsp_client_count(&c, "window/showMessage", NULL), 0);
+  shutdown_and_exit(&c, 2);
+
+  lsp_client_free(&c);
+  free(text);
+  free(uri);
+  lsp_workspace_remove(&ws);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_protocol_errors),
+      cmocka_unit_test(test_exit_codes),
+      cmocka_unit_test(test_diagnostics_follow_unsaved_text),
+      cmocka_unit_test(test_debounce_analyzes_latest_only),
+      cmocka_unit_test(test_header_findings_and_build_folder),
+      cmocka_unit_test(test_fallback_flags_one_message),
+      cmocka_unit_test(test_p_dir_and_utf8_positions),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
