@@ -5,6 +5,7 @@
  * translation units and any truncation to GitHub's limits. Built with cJSON. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "report/fingerprint.h"
@@ -243,10 +244,18 @@ static cJSON *rule_object(const tc_rule_meta *m) {
   cJSON *rule = cJSON_CreateObject();
   if (!rule) return NULL;
   tc_json_add_text(rule, "id", m->id);
-  char *fallback_name = NULL;
-  if (!m->name || !*m->name) fallback_name = pascal_name(m->id);
-  tc_json_add_text(rule, "name", fallback_name ? fallback_name : m->name);
-  free(fallback_name);
+  /* SARIF wants a readable name that differs from the id ("shape" / "Shape" do not). */
+  tc_strbuf name;
+  tc_strbuf_init(&name);
+  if (m->name && *m->name) tc_strbuf_puts(&name, m->name);
+  else {
+    char *p = pascal_name(m->id);
+    tc_strbuf_puts(&name, p);
+    free(p);
+  }
+  if (strcasecmp(tc_strbuf_str(&name), m->id) == 0) tc_strbuf_puts(&name, "Rule");
+  tc_json_add_text(rule, "name", tc_strbuf_str(&name));
+  tc_strbuf_free(&name);
   const char *short_desc = *m->short_description ? m->short_description : m->id;
   const char *full_desc = *m->full_description ? m->full_description : short_desc;
   const char *help = *m->help ? m->help : full_desc;
