@@ -11,6 +11,9 @@ extern "C" {
 
 /* The sim backend's interface (registered by device.c). */
 const dt_backend_iface *dt_sim_backend(void);
+/* The instruction-set variant of sim's kernels in use: "avx2" or "generic" (DT_SIM_ISA=generic
+   forces the latter). */
+const char *dt_sim_kernel_variant(void);
 
 #ifdef __cplusplus
 }

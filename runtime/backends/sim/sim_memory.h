@@ -1,0 +1,35 @@
+/* runtime/backends/sim/sim_memory.h — the device memory of the simulated devices: one arena per
+ * ordinal (an address range of its own, reserved with mmap), its allocator, and the guard that
+ * keeps the arena inaccessible (PROT_NONE) whenever no copy or kernel is using it, so a stray
+ * host access to device memory faults as it would on a real accelerator. */
+#ifndef DT_SIM_MEMORY_H
+#define DT_SIM_MEMORY_H
+
+#include <stddef.h>
+
+typedef struct dt_sim_memory dt_sim_memory;
+
+/* The number of simulated devices: DT_SIM_DEVICES (1..64), else 2. */
+int dt_sim_memory_device_count(void);
+/* The arena of ordinal (created on first use; its size is DT_SIM_MEMORY bytes — a K, M or G
+   suffix allowed — else the smaller of 16 GiB and the physical memory), or NULL with a reason
+   in why. */
+dt_sim_memory *dt_sim_memory_get(int ordinal, char *why, size_t why_len);
+
+/* Allocation from the arena, 256-byte aligned (bytes may be 0); NULL when it is full. */
+void *dt_sim_memory_alloc(dt_sim_memory *m, size_t bytes);
+/* Returns 0, or -1 when p is not a live allocation of this arena. */
+int dt_sim_memory_free(dt_sim_memory *m, void *p);
+/* 1 when [p, p + bytes) lies inside allocated memory of this arena (not in free space nor in
+   another arena): how run and the copies validate the pointers they are given. */
+int dt_sim_memory_owns(dt_sim_memory *m, const void *p, size_t bytes);
+
+/* Opens the arena for access (read-write) until the matching close; nests across threads.
+   Returns 0, or -1 when the protection could not be changed. */
+int dt_sim_memory_open(dt_sim_memory *m);
+void dt_sim_memory_close(dt_sim_memory *m);
+
+/* Bytes currently allocated from the arena (for tests). */
+size_t dt_sim_memory_in_use(dt_sim_memory *m);
+
+#endif /* DT_SIM_MEMORY_H */

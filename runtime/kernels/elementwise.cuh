@@ -1,0 +1,131 @@
+/* runtime/kernels/elementwise.cuh — element-wise kernels: fill, contiguous maps (binary,
+ * unary, scalar) and broadcast maps over up to three inputs (binary ops, greater, where).
+ * Written once in CUDA style (kdefs.h); every kernel is generated per operation and element type
+ * by the DT_K_*_KERNEL macros below and instantiated in ops.cuh. */
+#ifndef DT_KERNELS_ELEMENTWISE_CUH
+#define DT_KERNELS_ELEMENTWISE_CUH
+
+#include "kargs.h"
+#include "kdefs.h"
+
+#define DT_K_EW_THREADS 256 /* threads per block of every element-wise kernel */
+/* Elements per thread per tile: on a GPU, independent loads in flight per thread; on sim, 1
+   keeps each region one contiguous loop the C compiler vectorizes. */
+#ifndef DT_K_EW_ILP
+#if defined(DT_K_CUDA)
+#define DT_K_EW_ILP 4
+#else
+#define DT_K_EW_ILP 1
+#endif
+#endif
+
+/* fill: out[i] = bits, for element type T (uint8_t, uint32_t or uint64_t). */
+#define DT_K_FILL_KERNEL(name, T)                                                   \
+  KERNEL(name, dt_k_fill_args, p) {                                                 \
+    T *RESTRICT out = (T *)p.out;                                                   \
+    const T v = (T)p.bits;                                                          \
+    for (int64_t base = BLOCK_IDX_X * BLOCK_DIM_X; base < p.n;                      \
+         base += GRID_DIM_X * BLOCK_DIM_X) {                                        \
+      THREADS_BELOW(p.n - base) { out[base + THREAD_IDX_X] = v; }                   \
+    }                                                                               \
+  }
+
+/* Contiguous map: out[i] = EXPR for i < n, where EXPR reads x0 (T0), x1 (T1, when NIN == 2)
+   and s (the float scalar). Full tiles of BLOCK_DIM_X * DT_K_EW_ILP elements need no bounds
+   check; thread t handles elements base + w * BLOCK_DIM_X + t (coalesced for every w). */
+#define DT_K_MAP_KERNEL(name, NIN, T0, T1, TO, EXPR)                                       \
+  DEVICE_FN TO name##_op(T0 x0, T1 x1, float s) {                                          \
+    (void)x0;                                                                              \
+    (void)x1;                                                                              \
+    (void)s;                                                                               \
+    return (TO)(EXPR);                                                                     \
+  }                                                                                        \
+  KERNEL(name, dt_k_map_args, p) {                                                         \
+    const T0 *RESTRICT in0 = (const T0 *)p.in0;                                            \
+    const T1 *RESTRICT in1 = (const T1 *)p.in1;                                            \
+    TO *RESTRICT out = (TO *)p.out;                                                        \
+    const int64_t tile = BLOCK_DIM_X * DT_K_EW_ILP;                                        \
+    int64_t base = BLOCK_IDX_X * tile;                                                     \
+    for (; base + tile <= p.n; base += GRID_DIM_X * tile) {                                \
+      THREADS {                                                                            \
+        UNROLL for (int w = 0; w < DT_K_EW_ILP; ++w) {                                     \
+          const int64_t i = base + w * BLOCK_DIM_X + THREAD_IDX_X;                         \
+          out[i] = name##_op(in0[i], (NIN) > 1 ? in1[i] : (T1)0, p.s);                     \
+        }                                                                                  \
+      }                                                                                    \
+    }                                                                                      \
+    if (base < p.n) {                                                                      \
+      for (int w = 0; w < DT_K_EW_ILP; ++w) {                                              \
+        const int64_t b = base + w * BLOCK_DIM_X;                                          \
+        THREADS_BELOW(p.n - b) {                                                           \
+          const int64_t i = b + THREAD_IDX_X;                                              \
+          out[i] = name##_op(in0[i], (NIN) > 1 ? in1[i] : (T1)0, p.s);                     \
+        }                                                                                  \
+      }                                                                                    \
+    }                                                                                      \
+  }
+
+/* The offsets of row `row` of a broadcast in each input (see dt_k_bcast_args). */
+DEVICE_FN void dt_k_bcast_row_offsets(const dt_k_bcast_args *p, int64_t row, int64_t off[3]) {
+  int64_t o0 = 0, o1 = 0, o2 = 0;
+  for (int d = p->orank - 1; d >= 0; --d) {
+    const int64_t dim = p->oshape[d];
+    const int64_t idx = row % dim;
+    row /= dim;
+    o0 += idx * p->ostride[0][d];
+    o1 += idx * p->ostride[1][d];
+    o2 += idx * p->ostride[2][d];
+  }
+  off[0] = o0;
+  off[1] = o1;
+  off[2] = o2;
+}
+
+/* Broadcast maps: out = EXPR(x0, x1[, x2]) over dt_k_bcast_args. Two kernels per operation:
+   name##_rows (a grid row per output row; its input offsets depend on the row only, so they are
+   block-uniform and computed once per row; for long inner runs) and name##_flat (each thread
+   unravels its own index; for short inner runs). */
+#define DT_K_BCAST_KERNELS(name, NIN, T0, T1, T2, TO, EXPR)                                 \
+  DEVICE_FN TO name##_op(T0 x0, T1 x1, T2 x2) {                                             \
+    (void)x0;                                                                               \
+    (void)x1;                                                                               \
+    (void)x2;                                                                               \
+    return (TO)(EXPR);                                                                      \
+  }                                                                                         \
+  KERNEL(name##_rows, dt_k_bcast_args, p) {                                                 \
+    const int64_t s0 = p.istride[0], s1 = p.istride[1], s2 = p.istride[2];                  \
+    for (int64_t row = BLOCK_IDX_Y; row < p.rows; row += GRID_DIM_Y) {                      \
+      int64_t off[3];                                                                       \
+      dt_k_bcast_row_offsets(&p, row, off);                                                 \
+      const T0 *RESTRICT a0 = (const T0 *)p.in[0] + off[0];                                 \
+      const T1 *RESTRICT a1 = (const T1 *)p.in[1] + off[1];                                 \
+      const T2 *RESTRICT a2 = (const T2 *)p.in[(NIN) > 2 ? 2 : 1] + ((NIN) > 2 ? off[2] : 0); \
+      TO *RESTRICT o = (TO *)p.out + row * p.inner;                                         \
+      for (int64_t base = BLOCK_IDX_X * BLOCK_DIM_X; base < p.inner;                        \
+           base += GRID_DIM_X * BLOCK_DIM_X) {                                              \
+        THREADS_BELOW(p.inner - base) {                                                     \
+          const int64_t c = base + THREAD_IDX_X;                                            \
+          o[c] = name##_op(a0[c * s0], a1[c * s1], (NIN) > 2 ? a2[c * s2] : (T2)0);         \
+        }                                                                                   \
+      }                                                                                     \
+    }                                                                                       \
+  }                                                                                         \
+  KERNEL(name##_flat, dt_k_bcast_args, p) {                                                 \
+    const T0 *RESTRICT a0 = (const T0 *)p.in[0];                                            \
+    const T1 *RESTRICT a1 = (const T1 *)p.in[1];                                            \
+    const T2 *RESTRICT a2 = (const T2 *)p.in[(NIN) > 2 ? 2 : 1];                            \
+    TO *RESTRICT out = (TO *)p.out;                                                         \
+    for (int64_t base = BLOCK_IDX_X * BLOCK_DIM_X; base < p.n;                              \
+         base += GRID_DIM_X * BLOCK_DIM_X) {                                                \
+      THREADS_BELOW(p.n - base) {                                                           \
+        const int64_t i = base + THREAD_IDX_X;                                              \
+        const int64_t row = i / p.inner, c = i - row * p.inner;                             \
+        int64_t off[3];                                                                     \
+        dt_k_bcast_row_offsets(&p, row, off);                                               \
+        out[i] = name##_op(a0[off[0] + c * p.istride[0]], a1[off[1] + c * p.istride[1]],    \
+                           (NIN) > 2 ? a2[off[2] + c * p.istride[2]] : (T2)0);              \
+      }                                                                                     \
+    }                                                                                       \
+  }
+
+#endif /* DT_KERNELS_ELEMENTWISE_CUH */

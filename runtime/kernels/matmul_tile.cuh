@@ -1,0 +1,125 @@
+/* runtime/kernels/matmul_tile.cuh — the tiled matrix-product kernel, a template by inclusion:
+ * matmul.cuh defines MM_NAME, MM_T, MM_BM, MM_BN, MM_BK, MM_TM, MM_TN, MM_PAD, MM_SPLIT and
+ * MM_MAC(acc, a, b), includes this file, and it defines kernel MM_NAME (dt_k_matmul_args).
+ *
+ * The block computes BM x BN tiles of C (grid-stride over tiles), walking K in steps of BK:
+ *   - the A tile (BM x BK) is stored transposed in shared memory (As[k][m], rows padded by
+ *     MM_PAD so the transposing stores avoid bank conflicts), the B tile as is (Bs[k][n]);
+ *   - double buffering: while computing on one shared buffer, every thread has already issued
+ *     the global loads of the next tile into registers (ra, rb), and stores them into the other
+ *     buffer afterwards: one barrier per K step;
+ *   - register blocking: each thread accumulates a TM x TN sub-tile in registers (acc), reading
+ *     TM values of A and TN of B from shared memory per k for TM*TN multiply-adds. With
+ *     MM_SPLIT its rows (and columns) come in two halves BM/2 apart, so neighbouring threads
+ *     read neighbouring words (conflict-free, vectorizable shared loads on a GPU); without it
+ *     they are contiguous (one vector register per row of the sub-tile on sim).
+ * Out-of-range elements of edge tiles load as zero and are not stored. */
+
+#define MM_NT ((MM_BM / MM_TM) * (MM_BN / MM_TN))
+#define MM_LA (MM_BM * MM_BK / MM_NT)
+#define MM_LB (MM_BN * MM_BK / MM_NT)
+#if MM_SPLIT
+#define MM_ROW(tr, i) \
+  ((i) < MM_TM / 2 ? (tr) * (MM_TM / 2) + (i) : MM_BM / 2 + (tr) * (MM_TM / 2) + (i) - MM_TM / 2)
+#define MM_COL(tc, j) \
+  ((j) < MM_TN / 2 ? (tc) * (MM_TN / 2) + (j) : MM_BN / 2 + (tc) * (MM_TN / 2) + (j) - MM_TN / 2)
+#else
+#define MM_ROW(tr, i) ((tr) * MM_TM + (i))
+#define MM_COL(tc, j) ((tc) * MM_TN + (j))
+#endif
+
+KERNEL_BOUNDED(MM_NAME, MM_NT, dt_k_matmul_args, p) {
+  SHARED DT_K_ALIGNED(16) MM_T As[2][MM_BK][MM_BM + MM_PAD];
+  SHARED DT_K_ALIGNED(16) MM_T Bs[2][MM_BK][MM_BN];
+  PRIVATE(MM_T, acc, MM_TM * MM_TN, MM_NT);
+  PRIVATE(MM_T, ra, MM_LA, MM_NT);
+  PRIVATE(MM_T, rb, MM_LB, MM_NT);
+  const MM_T *RESTRICT A = (const MM_T *)p.a;
+  const MM_T *RESTRICT B = (const MM_T *)p.b;
+  MM_T *RESTRICT C = (MM_T *)p.c;
+  const int64_t M = p.m, N = p.n, K = p.k;
+  const int64_t tiles_m = (M + MM_BM - 1) / MM_BM, tiles_n = (N + MM_BN - 1) / MM_BN;
+  const int64_t ktiles = (K + MM_BK - 1) / MM_BK;
+
+/* Global loads of the K step starting at k0 into this thread's registers. */
+#define MM_LOAD(k0)                                                              \
+  do {                                                                           \
+    UNROLL for (int q = 0; q < MM_LA; ++q) {                                     \
+      const int64_t e = THREAD_IDX_X + (int64_t)q * MM_NT;                       \
+      const int64_t r = bm + e / MM_BK, kk = (k0) + e % MM_BK;                   \
+      PRIV(ra)[q] = (r < M && kk < K) ? A[r * K + kk] : (MM_T)0;                 \
+    }                                                                            \
+    UNROLL for (int q = 0; q < MM_LB; ++q) {                                     \
+      const int64_t e = THREAD_IDX_X + (int64_t)q * MM_NT;                       \
+      const int64_t kk = (k0) + e / MM_BN, c = bn + e % MM_BN;                   \
+      PRIV(rb)[q] = (kk < K && c < N) ? B[kk * N + c] : (MM_T)0;                 \
+    }                                                                            \
+  } while (0)
+/* Stores of those registers into shared buffer buf. */
+#define MM_STORE(buf)                                                            \
+  do {                                                                           \
+    UNROLL for (int q = 0; q < MM_LA; ++q) {                                     \
+      const int64_t e = THREAD_IDX_X + (int64_t)q * MM_NT;                       \
+      As[buf][e % MM_BK][e / MM_BK] = PRIV(ra)[q];                               \
+    }                                                                            \
+    UNROLL for (int q = 0; q < MM_LB; ++q) {                                     \
+      const int64_t e = THREAD_IDX_X + (int64_t)q * MM_NT;                       \
+      Bs[buf][e / MM_BN][e % MM_BN] = PRIV(rb)[q];                               \
+    }                                                                            \
+  } while (0)
+
+  for (int64_t tm = BLOCK_IDX_Y; tm < tiles_m; tm += GRID_DIM_Y) {
+    for (int64_t tn = BLOCK_IDX_X; tn < tiles_n; tn += GRID_DIM_X) {
+      const int64_t bm = tm * MM_BM, bn = tn * MM_BN;
+      THREADS {
+        UNROLL for (int e = 0; e < MM_TM * MM_TN; ++e) PRIV(acc)[e] = (MM_T)0;
+        MM_LOAD(0);
+        MM_STORE(0);
+      }
+      SYNCTHREADS();
+      for (int64_t kt = 0; kt < ktiles; ++kt) {
+        const int cur = (int)(kt & 1);
+        const int more = kt + 1 < ktiles;
+        if (more) {
+          THREADS { MM_LOAD((kt + 1) * MM_BK); }
+        }
+        THREADS {
+          const int64_t tr = THREAD_IDX_X / (MM_BN / MM_TN), tc = THREAD_IDX_X % (MM_BN / MM_TN);
+          MM_T *c = PRIV(acc);
+          UNROLL for (int kk = 0; kk < MM_BK; ++kk) {
+            MM_T a[MM_TM], b[MM_TN];
+            UNROLL for (int i = 0; i < MM_TM; ++i) a[i] = As[cur][kk][MM_ROW(tr, i)];
+            UNROLL for (int j = 0; j < MM_TN; ++j) b[j] = Bs[cur][kk][MM_COL(tc, j)];
+            UNROLL for (int i = 0; i < MM_TM; ++i) {
+              UNROLL for (int j = 0; j < MM_TN; ++j) c[i * MM_TN + j] = MM_MAC(c[i * MM_TN + j], a[i], b[j]);
+            }
+          }
+        }
+        if (more) {
+          THREADS { MM_STORE(cur ^ 1); }
+        }
+        SYNCTHREADS();
+      }
+      THREADS {
+        const int64_t tr = THREAD_IDX_X / (MM_BN / MM_TN), tc = THREAD_IDX_X % (MM_BN / MM_TN);
+        UNROLL for (int i = 0; i < MM_TM; ++i) {
+          const int64_t r = bm + MM_ROW(tr, i);
+          if (r < M) {
+            UNROLL for (int j = 0; j < MM_TN; ++j) {
+              const int64_t c = bn + MM_COL(tc, j);
+              if (c < N) C[r * N + c] = PRIV(acc)[i * MM_TN + j];
+            }
+          }
+        }
+      }
+    }
+  }
+#undef MM_LOAD
+#undef MM_STORE
+}
+
+#undef MM_NT
+#undef MM_LA
+#undef MM_LB
+#undef MM_ROW
+#undef MM_COL
