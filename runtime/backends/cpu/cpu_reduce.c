@@ -9,6 +9,7 @@
 #define SUM_BLOCK 1024 /* elements per float block */
 #define SUM_LANES 16   /* independent float accumulators (vectorizable) */
 #define COL_CHUNK 256  /* columns reduced at once when inner > 1 */
+#define ROW_BLOCK 64   /* rows summed in float before a column's double total */
 
 static float lanes_total(float acc[SUM_LANES]) {
   for (int w = SUM_LANES / 2; w > 0; w /= 2)
@@ -59,8 +60,8 @@ static void sum_columns_f32(const float *restrict in, int64_t len, int64_t inner
   for (int64_t c0 = 0; c0 < inner; c0 += COL_CHUNK) {
     const int64_t w = inner - c0 < COL_CHUNK ? inner - c0 : COL_CHUNK;
     double total[COL_CHUNK] = {0};
-    for (int64_t j0 = 0; j0 < len; j0 += SUM_BLOCK) {
-      const int64_t rows = len - j0 < SUM_BLOCK ? len - j0 : SUM_BLOCK;
+    for (int64_t j0 = 0; j0 < len; j0 += ROW_BLOCK) {
+      const int64_t rows = len - j0 < ROW_BLOCK ? len - j0 : ROW_BLOCK;
       float part[COL_CHUNK] = {0};
       for (int64_t j = j0; j < j0 + rows; j++) {
         const float *restrict row = in + j * inner + c0;
