@@ -75,8 +75,8 @@ static void free_before_backward(void **state) {
   assert_true(graph_storages > s0 + 2); /* e's value is kept by the graph for exp's gradient */
   assert_int_equal(dt_backward(l), 0);
   dt_free(l);
-  /* left: x and its gradient */
-  assert_int_equal(dt__live_tensors(), t0 + 1);
+  /* left: x and its gradient (a tensor the leaf's node holds) */
+  assert_int_equal(dt__live_tensors(), t0 + 2);
   assert_int_equal(dt__live_storages(), s0 + 2);
   dt_tensor *g = dt_grad(x);
   float gv[3], xv[3] = {1, 2, 3};
@@ -143,9 +143,9 @@ static dt_status one_step(void) {
   dt_device ad = dt_autodiff(dt_cpu());
   dt_tensor *x = dt_from_floats(ad, (const float[]){1, 2, 3, 4, 5, 6}, 2, SHAPE(2, 3));
   NOTE();
-  dt_tensor *w = dt_require_grad(dt_from_floats(ad, (const float[]){.1f, .2f, .3f, .4f, .5f, .6f}, 2,
-                                                SHAPE(3, 2)));
+  dt_tensor *w = dt_from_floats(ad, (const float[]){.1f, .2f, .3f, .4f, .5f, .6f}, 2, SHAPE(3, 2));
   NOTE();
+  if (w != NULL && dt_require_grad(w) == NULL) NOTE();
   dt_tensor *xw = dt_matmul(x, w);
   NOTE();
   dt_tensor *s = dt_sigmoid(xw);
@@ -186,7 +186,7 @@ static void allocation_failures(void **state) {
     assert_int_equal(dt__live_tensors(), t0);
     assert_int_equal(dt__live_storages(), s0);
     if (st == DT_OK) break; /* the n-th allocation is past the step: every site was hit */
-    assert_int_equal(st, DT_ERR_OUT_OF_MEMORY);
+    if (st != DT_ERR_OUT_OF_MEMORY) fail_msg("allocation %d: status %d, not out-of-memory", n, (int)st);
     failures++;
   }
   printf("%d allocation sites failed in turn, each reported and leak-free\n", failures);
