@@ -16,6 +16,14 @@
  * `*out` is root out, elems: DEREF. The engine resolves DEREF through the address values it has
  * tracked (TC_OPND_ADDR), so `Model *pm = &m; pm->w` and `init(&m)` reach m's fields.
  *
+ * Arrays: an array used as a value decays to TC_OPND_ADDR of the array's own path (not of its
+ * element 0), so `dt_cat(2, ts, 0)` passes ADDR(ts) and, in the callee, `p[1]` is
+ * p DEREF INDEX 1, which the engine resolves to ts INDEX 1. `&ts[1]` is ADDR(ts INDEX 1);
+ * `*(p + k)` with a constant k is lowered like p[k]. `&*p` is just p; `*&x` is x; (&x)->f is x.f.
+ *
+ * Fields of anonymous struct/union members are flattened: `s.u_member` where u_member lives in
+ * an anonymous union of s is s FIELD u_member, the same path an initializer writes.
+ *
  * Memory: a tc_program owns everything (an arena of blocks plus the string table); no
  * globals. Strings are interned: tc_sym is an index into program->strings (0 = none). */
 #ifndef TC_IR_H
@@ -26,10 +34,13 @@
 
 typedef uint32_t tc_sym; /* interned string; 0 means "none" */
 
+/* Locations are where the user wrote the code: for code coming out of a macro expansion, the
+   place the macro was invoked. Lines and columns are 1-based, columns in bytes (clang's). */
 typedef struct tc_srcloc {
   tc_sym file; /* absolute path */
   uint32_t line, col;
-  uint32_t end_line, end_col; /* end of the expression or statement, 0 if unknown */
+  uint32_t end_line, end_col; /* just past the last character of the expression or statement
+                                 (exclusive, as SARIF's endColumn); 0 if unknown */
 } tc_srcloc;
 
 /* ---- places ---- */
@@ -73,11 +84,26 @@ typedef enum tc_type_class {
   TC_TY_FUNCTION_POINTER
 } tc_type_class;
 
+/* Type names: typedefs are kept as written, top-level qualifiers dropped.
+     name          the type: "dt_device", "dt_tensor *", "struct Model", "int64_t *", "int"
+     pointee_name  POINTER / ARRAY: the pointee / element type, qualifiers dropped: "dt_tensor"
+                   for `const dt_tensor *`, "dt_tensor *" for `dt_tensor **` and `dt_tensor *[4]`
+     record_name   RECORD, POINTER to a record, ARRAY of records: the record's tag name without
+                   the `struct`/`union` keyword ("dt_device", "Model"), or the typedef name of an
+                   anonymous record (`typedef struct {…} Cfg;` → "Cfg"), so `dt_device`,
+                   `struct dt_device` and `const dt_device *` all give "dt_device". 0 otherwise
+                   (in particular for pointers to pointers: see ptr_depth).
+     ptr_depth     how many pointer/array levels lead to the base type: 0 for `dt_device`,
+                   1 for `dt_tensor *` and `dt_device[2]`, 2 for `dt_tensor **`/`dt_tensor *[3]`
+     base_record   the record at the end of those levels, whatever the depth ("dt_tensor" for
+                   `dt_tensor **`), 0 if the base is not a record */
 typedef struct tc_type {
   tc_type_class cls;
-  tc_sym name;         /* canonical spelling, e.g. "dt_device", "struct Model", "dt_tensor *" */
-  tc_sym pointee_name; /* POINTER / ARRAY: spelling of the pointee/element type */
-  tc_sym record_name;  /* RECORD: "dt_device" or "struct Model"; POINTER to record: the record */
+  tc_sym name;
+  tc_sym pointee_name;
+  tc_sym record_name;
+  uint32_t ptr_depth;
+  tc_sym base_record;
 } tc_type;
 
 /* ---- operands ---- */
@@ -126,6 +152,9 @@ typedef struct tc_callee {
   int indirect;
 } tc_callee;
 
+/* A call's result goes straight to its destination when the call is the whole right-hand side
+   of an assignment or initializer (`x = dt_add(a, b)`: CALL dst x); elsewhere to a temporary.
+   Calls whose value is unused have no dst. Every temporary is written once per evaluation. */
 typedef struct tc_insn {
   tc_insn_kind kind;
   tc_srcloc loc;   /* CALL: the call expression (start = callee name); others: the expression */
@@ -168,7 +197,10 @@ typedef struct tc_var {
   tc_sym name;  /* source name ("x"); shadowed names are distinct variables */
   tc_type type;
   tc_srcloc loc;
-  int is_static; /* function-local static: lives across calls like a global (root GLOBAL) */
+  int is_static; /* function-local static: lives across calls like a global (root GLOBAL);
+                    uses of it are root GLOBAL with id = usr, and its initializer runs in the
+                    unit's __tc_global_init (it is also listed in the unit's globals) */
+  tc_sym usr;    /* is_static: the variable's USR (the GLOBAL root id); 0 otherwise */
 } tc_var;
 
 typedef struct tc_function {
@@ -177,6 +209,9 @@ typedef struct tc_function {
   tc_srcloc loc;
   int is_static;        /* internal linkage */
   int is_inline;
+  int in_header;        /* defined in a (non-system) header, not the unit's main file: every unit
+                           including the header carries a copy with the same USR */
+  int is_variadic;
   tc_type ret_type;
   uint32_t n_params;
   tc_var *params;
@@ -196,9 +231,12 @@ typedef struct tc_global {
 } tc_global;
 
 /* One translation unit's IR. Globals' initializers are lowered into a synthetic function
-   `__tc_global_init` (name sym), one per unit, run by the engine before any root. */
+   `__tc_global_init` (name sym; usr "__tc_global_init:" + the unit's file), one per unit, run
+   by the engine before any root. The globals listed are the file-scope variables defined in the
+   unit's main file or in its non-system headers, plus its function-local statics. */
 typedef struct tc_unit {
   tc_sym file;          /* the main file, absolute */
+  int parse_failed;     /* clang reported errors: the IR covers what the AST still held */
   uint32_t n_functions;
   tc_function *functions;
   uint32_t n_globals;
@@ -230,5 +268,16 @@ tc_unit *tc_program_add_unit(tc_program *p, tc_sym file);
 int tc_program_merge(tc_program *dst, tc_program *src);
 /* Human-readable dump for tests and debugging (--dump-ir). */
 void tc_ir_dump(const tc_program *p, void *file /* FILE* */);
+/* Writes a path the way the dump does, in C-like notation: root names from fn (NULL: "local3",
+   "param0"), temporaries "%t4", globals by their USR; DEREF+FIELD as "->f", DEREF+INDEX as
+   "[k]", INDEX_ANY as "[*]", any other DEREF as "(*x)". Always NUL-terminates (truncates). */
+void tc_path_format(const tc_program *p, const tc_function *fn, const tc_path *path, char *buf,
+                    size_t len);
+
+/* Binary form of a program (the analysis cache, ir/serialize.c). tc_ir_serialize returns a
+   malloc'd buffer (*len bytes), or NULL when out of memory; tc_ir_deserialize returns a new
+   program, or NULL when the buffer is not a valid serialized program. */
+unsigned char *tc_ir_serialize(const tc_program *p, size_t *len);
+tc_program *tc_ir_deserialize(const unsigned char *buf, size_t len);
 
 #endif /* TC_IR_H */

@@ -1,0 +1,20 @@
+/* analyzer/src/frontend/lower.h — lowering one parsed translation unit (libclang cursors) into
+ * the IR: every function defined in the main file or in a non-system header, the file-scope
+ * variables and their initializers (the unit's __tc_global_init). Used by parse.c. */
+#ifndef TC_LOWER_H
+#define TC_LOWER_H
+
+#include <clang-c/Index.h>
+
+#include "ir/ir.h"
+
+typedef struct tc_lower_opts {
+  const char *working_dir; /* makes relative file names absolute; NULL: the process's */
+} tc_lower_opts;
+
+/* Appends one unit for tu (main file main_file, absolute) to prog. Returns 0, or -1 when out
+   of memory. Never fails on unusual C: what it cannot model becomes unknown. */
+int tc_lower_tu(tc_program *prog, CXTranslationUnit tu, const char *main_file,
+                const tc_lower_opts *opts);
+
+#endif /* TC_LOWER_H */

@@ -1,0 +1,242 @@
+/* analyzer/src/frontend/lower_internal.h — state shared by the lowering files (cursors → IR):
+ * the per-unit context (caches for types, files, records, callees), the per-function builder
+ * (blocks under construction, variables, break/continue/switch targets, labels) and the helper
+ * functions each lower_*.c file provides to the others. Internal to frontend/. */
+#ifndef TC_LOWER_INTERNAL_H
+#define TC_LOWER_INTERNAL_H
+
+#include <clang-c/Index.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "frontend/lower.h"
+#include "ir/ir.h"
+
+/* Switches over libclang's enums switch on (int) values: the build's -Werror=switch-enum would
+   otherwise demand a case for each of libclang's hundreds of kinds. */
+#define LW_NONE UINT32_MAX
+/* Nesting deeper than this (statements and expressions together) is not lowered: the rest of
+   the subtree becomes unknown. Worker threads get stacks large enough for it (parse.c). */
+#define LW_MAX_DEPTH 1500
+
+/* ---- small containers ---- */
+
+typedef struct lw_cursors {
+  CXCursor *v;
+  uint32_t n, cap;
+  CXCursor local[6];
+} lw_cursors;
+
+void lw_cursors_init(lw_cursors *l);
+void lw_cursors_free(lw_cursors *l);
+/* Collects the direct children of c (in libclang's visiting order) into l (reset first). */
+void lw_children(CXCursor c, lw_cursors *l);
+
+/* A hash map from cursors (declarations) to a 32-bit value and a sym. */
+typedef struct lw_cmap_entry {
+  CXCursor key;
+  uint32_t value;
+  tc_sym sym;
+  int used;
+} lw_cmap_entry;
+
+typedef struct lw_cmap {
+  lw_cmap_entry *slots;
+  uint32_t n, n_slots;
+} lw_cmap;
+
+void lw_cmap_free(lw_cmap *m);
+lw_cmap_entry *lw_cmap_find(const lw_cmap *m, CXCursor key);
+/* Returns the entry for key, adding a zeroed one when absent (NULL when out of memory). */
+lw_cmap_entry *lw_cmap_put(lw_cmap *m, CXCursor key, int *added);
+
+/* A hash map from an opaque pointer key pair to a payload index. */
+typedef struct lw_pmap_entry {
+  const void *k1, *k2;
+  uint32_t value;
+  int used;
+} lw_pmap_entry;
+
+typedef struct lw_pmap {
+  lw_pmap_entry *slots;
+  uint32_t n, n_slots;
+} lw_pmap;
+
+void lw_pmap_free(lw_pmap *m);
+/* Returns the value slot for (k1, k2) or NULL; put adds one set to LW_NONE. */
+uint32_t *lw_pmap_get(const lw_pmap *m, const void *k1, const void *k2);
+uint32_t *lw_pmap_put(lw_pmap *m, const void *k1, const void *k2);
+
+/* ---- per-unit context ---- */
+
+typedef struct lw_field {
+  tc_sym name;   /* 0: anonymous struct/union member (flattened into its parent) */
+  CXType type;
+  CXCursor decl;
+} lw_field;
+
+typedef struct lw_record {
+  lw_field *fields;
+  uint32_t n_fields;
+  int is_union;
+} lw_record;
+
+typedef struct lw_file {
+  tc_sym path;
+  const char *text; /* clang's buffer (owned by the TU) */
+  size_t size;
+} lw_file;
+
+typedef struct lw_fn lw_fn;
+
+typedef struct lw_unit {
+  tc_program *prog;
+  CXTranslationUnit tu;
+  const tc_lower_opts *opts;
+  tc_unit unit; /* built here, appended to prog at the end */
+  /* caches */
+  lw_pmap types;    /* CXType → index into type_vals */
+  tc_type *type_vals;
+  uint32_t n_type_vals, cap_type_vals;
+  lw_pmap files;    /* CXFile → index into file_vals */
+  lw_file *file_vals;
+  uint32_t n_file_vals, cap_file_vals;
+  lw_pmap records;  /* canonical record type → index into record_vals */
+  lw_record *record_vals;
+  uint32_t n_record_vals, cap_record_vals;
+  lw_cmap decls;    /* function / global declarations → USR sym (value: 1 + noreturn) */
+  /* output */
+  tc_function *functions;
+  uint32_t n_functions, cap_functions;
+  tc_global *globals;
+  uint32_t n_globals, cap_globals;
+  lw_pmap global_seen; /* USR sym → index into globals */
+  lw_fn *ginit;        /* the unit's __tc_global_init builder, created on demand */
+  int oom;
+} lw_unit;
+
+/* ---- per-function builder ---- */
+
+typedef struct lw_block {
+  tc_insn *insns;
+  uint32_t n, cap;
+  tc_term term;
+  int terminated;
+} lw_block;
+
+typedef struct lw_jump {
+  uint32_t break_blk, continue_blk;
+} lw_jump;
+
+typedef struct lw_case {
+  int64_t value;
+  uint32_t blk;
+} lw_case;
+
+typedef struct lw_switch {
+  lw_case *cases;
+  uint32_t n, cap;
+  uint32_t default_blk;
+} lw_switch;
+
+typedef struct lw_label {
+  tc_sym name;
+  uint32_t blk;
+} lw_label;
+
+struct lw_fn {
+  lw_unit *u;
+  lw_block *blocks;
+  uint32_t n_blocks, cap_blocks;
+  uint32_t cur; /* the block being filled, LW_NONE after a jump (code there is unreachable) */
+  tc_var *params;
+  uint32_t n_params;
+  tc_var *locals;
+  uint32_t n_locals, cap_locals;
+  uint32_t n_temps;
+  lw_cmap vars; /* local / parameter declarations → root kind (value) and id (sym) */
+  lw_jump *jumps;
+  uint32_t n_jumps, cap_jumps;
+  lw_switch *switches;
+  uint32_t n_switches, cap_switches;
+  lw_label *labels;
+  uint32_t n_labels, cap_labels;
+  unsigned depth;
+};
+
+/* A place (lvalue) under construction: a path and its C type. */
+typedef struct lw_place {
+  tc_path path;
+  CXType type;
+} lw_place;
+
+/* ---- lower_util.c: memory, types, locations, text, constants ---- */
+void *lw_grow(lw_unit *u, void *arr, uint32_t *cap, uint32_t need, size_t elem);
+void *lw_alloc(lw_unit *u, size_t bytes); /* arena, zeroed */
+tc_sym lw_intern_cx(lw_unit *u, CXString s); /* disposes s */
+tc_type lw_type(lw_unit *u, CXType t);
+tc_type_class lw_type_class(CXType t);
+int lw_type_is_integer(CXType t);
+int lw_type_is_unsigned(CXType t);
+int lw_type_is_pointer(CXType t);
+int lw_type_is_record(CXType t);
+int lw_type_is_array(CXType t);
+int lw_same_record(CXType a, CXType b);
+const lw_record *lw_record_of(lw_unit *u, CXType t);
+tc_srcloc lw_loc(lw_unit *u, CXCursor c);
+tc_srcloc lw_loc_range(lw_unit *u, CXSourceRange r);
+int lw_in_macro(CXCursor c);
+tc_sym lw_spelling_text(lw_unit *u, CXCursor c); /* source text of an expression, or 0 */
+/* Integer value of a constant expression (clang_Cursor_Evaluate); 0 if not an integer. */
+int lw_eval_int(CXCursor c, int64_t *out);
+int64_t lw_truncate(CXType t, int64_t v); /* converts v to integer type t (wraps) */
+tc_sym lw_decl_usr(lw_unit *u, CXCursor decl);
+int lw_is_noreturn(lw_unit *u, CXCursor fn_decl);
+CXCursor lw_strip(CXCursor c); /* looks through parens and value-preserving implicit casts */
+
+/* ---- lower_fn.c: blocks, instructions, variables ---- */
+lw_fn *lw_fn_new(lw_unit *u);
+void lw_fn_free(lw_fn *fn);
+uint32_t lw_new_block(lw_fn *fn);
+/* Makes b the current block; an unterminated current block falls through into it. */
+void lw_set_cur(lw_fn *fn, uint32_t b);
+tc_insn *lw_emit(lw_fn *fn, tc_insn_kind kind, tc_srcloc loc); /* in the current block */
+void lw_goto(lw_fn *fn, uint32_t target, tc_srcloc loc);
+void lw_branch(lw_fn *fn, tc_opnd cond, uint32_t t, uint32_t f, tc_srcloc loc);
+void lw_terminate(lw_fn *fn, tc_term_kind kind, tc_opnd value, tc_srcloc loc);
+tc_path lw_temp(lw_fn *fn);
+tc_path lw_path_extend(lw_fn *fn, const tc_path *base, tc_elem e);
+tc_path lw_path_root(tc_root_kind root, uint32_t id);
+uint32_t lw_add_local(lw_fn *fn, CXCursor decl, int is_static, tc_sym usr);
+/* Fills a tc_function from the builder (copies into the arena). */
+void lw_fn_finish(lw_fn *fn, tc_function *out);
+void lw_assign(lw_fn *fn, const tc_path *dst, CXType dst_type, tc_opnd value, tc_srcloc loc);
+tc_opnd lw_opnd_path(const tc_path *p, tc_type ty);
+tc_opnd lw_opnd_int(int64_t v, tc_type ty);
+tc_opnd lw_opnd_unknown(tc_type ty);
+
+/* ---- lower_expr.c ---- */
+typedef enum lw_mode { LW_VALUE, LW_EFFECT } lw_mode;
+tc_opnd lw_expr(lw_fn *fn, CXCursor e, lw_mode mode);
+/* Evaluates e into dst (calls write dst directly; ?: writes it on each branch). */
+void lw_expr_into(lw_fn *fn, CXCursor e, const lw_place *dst);
+int lw_place_of(lw_fn *fn, CXCursor e, lw_place *out);
+void lw_cond(lw_fn *fn, CXCursor e, uint32_t t, uint32_t f);
+/* The place a variable declaration or reference names (locals, parameters, globals). */
+int lw_var_place(lw_fn *fn, CXCursor decl, lw_place *out);
+
+/* ---- lower_init.c ---- */
+/* Initializes dst from an initializer expression (init lists with designators, compound
+   literals, string literals, plain expressions). */
+void lw_init(lw_fn *fn, CXCursor init, const lw_place *dst);
+
+/* ---- lower_stmt.c ---- */
+void lw_stmt(lw_fn *fn, CXCursor s);
+
+/* ---- lower.c ---- */
+/* The unit's global-init builder (created on first use); NULL when out of memory. */
+lw_fn *lw_global_init(lw_unit *u);
+/* Registers a global (file-scope or function-local static) and lowers its initializer. */
+void lw_global_var(lw_unit *u, CXCursor decl);
+
+#endif /* TC_LOWER_INTERNAL_H */

@@ -1,0 +1,459 @@
+/* analyzer/src/frontend/lower_stmt.c — statements → blocks: compound statements, declarations
+ * (each declaration its own variable, so shadowed names stay apart), if/else (else-if chains
+ * without recursion), loops, switch with fallthrough, break/continue, goto and labels, return.
+ * Unknown statements lower their sub-expressions for their calls. */
+#include "frontend/lower_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static tc_opnd none_opnd(void) {
+  tc_opnd o = {0};
+  return o;
+}
+
+static void push_jump(lw_fn *fn, uint32_t brk, uint32_t cont) {
+  fn->jumps = lw_grow(fn->u, fn->jumps, &fn->cap_jumps, fn->n_jumps + 1, sizeof *fn->jumps);
+  fn->jumps[fn->n_jumps].break_blk = brk;
+  fn->jumps[fn->n_jumps].continue_blk = cont;
+  fn->n_jumps++;
+}
+
+static uint32_t label_block(lw_fn *fn, tc_sym name) {
+  for (uint32_t i = 0; i < fn->n_labels; i++)
+    if (fn->labels[i].name == name) return fn->labels[i].blk;
+  fn->labels = lw_grow(fn->u, fn->labels, &fn->cap_labels, fn->n_labels + 1, sizeof *fn->labels);
+  fn->labels[fn->n_labels].name = name;
+  fn->labels[fn->n_labels].blk = lw_new_block(fn);
+  return fn->labels[fn->n_labels++].blk;
+}
+
+/* ---- declarations ---- */
+
+static void local_decl(lw_fn *fn, CXCursor d) {
+  enum CX_StorageClass sc = clang_Cursor_getStorageClass(d);
+  if (sc == CX_SC_Extern) return; /* refers to a global: uses resolve by USR */
+  if (sc == CX_SC_Static || clang_Cursor_hasVarDeclGlobalStorage(d) == 1) {
+    tc_sym usr = lw_decl_usr(fn->u, d);
+    lw_add_local(fn, d, 1, usr);
+    lw_cmap_entry *e = lw_cmap_put(&fn->vars, d, NULL);
+    if (e) {
+      e->value = TC_ROOT_GLOBAL;
+      e->sym = usr;
+    }
+    lw_global_var(fn->u, d); /* its initializer runs once, before the program */
+    return;
+  }
+  uint32_t id = lw_add_local(fn, d, 0, 0);
+  lw_cmap_entry *e = lw_cmap_put(&fn->vars, d, NULL);
+  if (e) {
+    e->value = TC_ROOT_LOCAL;
+    e->sym = id;
+  }
+  CXCursor init = clang_Cursor_getVarDeclInitializer(d);
+  if (clang_Cursor_isNull(init)) return;
+  lw_place p;
+  p.path = lw_path_root(TC_ROOT_LOCAL, id);
+  p.path.spelling = fn->locals[id].name;
+  p.type = clang_getCursorType(d);
+  lw_init(fn, init, &p);
+}
+
+static void decl_stmt(lw_fn *fn, CXCursor s) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(s, &ch);
+  for (uint32_t i = 0; i < ch.n; i++)
+    if (clang_getCursorKind(ch.v[i]) == CXCursor_VarDecl) local_decl(fn, ch.v[i]);
+  lw_cursors_free(&ch);
+}
+
+/* ---- control flow ---- */
+
+/* if / else if / … / else, walked as a chain. */
+static void if_stmt(lw_fn *fn, CXCursor s) {
+  uint32_t join = lw_new_block(fn);
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  for (;;) {
+    lw_children(s, &ch);
+    /* C: cond, then [, else]; a declaration before the condition (C2y/C++) is lowered too */
+    uint32_t i = 0;
+    while (i < ch.n && !clang_isExpression(clang_getCursorKind(ch.v[i]))) lw_stmt(fn, ch.v[i++]);
+    if (ch.n - i < 2) break;
+    CXCursor cond = ch.v[i], then_s = ch.v[i + 1];
+    int has_else = ch.n - i >= 3;
+    CXCursor else_s = has_else ? ch.v[i + 2] : clang_getNullCursor();
+    uint32_t tb = lw_new_block(fn), eb = has_else ? lw_new_block(fn) : join;
+    lw_cond(fn, cond, tb, eb);
+    lw_set_cur(fn, tb);
+    lw_stmt(fn, then_s);
+    if (fn->cur != LW_NONE) lw_goto(fn, join, (tc_srcloc){0});
+    if (!has_else) break;
+    lw_set_cur(fn, eb);
+    if (clang_getCursorKind(else_s) == CXCursor_IfStmt) {
+      s = else_s;
+      continue;
+    }
+    lw_stmt(fn, else_s);
+    break;
+  }
+  lw_cursors_free(&ch);
+  lw_set_cur(fn, join);
+}
+
+static void while_stmt(lw_fn *fn, CXCursor s) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(s, &ch);
+  if (ch.n >= 2) {
+    CXCursor cond = ch.v[ch.n - 2], body = ch.v[ch.n - 1];
+    uint32_t head = lw_new_block(fn), bb = lw_new_block(fn), exit = lw_new_block(fn);
+    lw_set_cur(fn, head);
+    lw_cond(fn, cond, bb, exit);
+    push_jump(fn, exit, head);
+    lw_set_cur(fn, bb);
+    lw_stmt(fn, body);
+    fn->n_jumps--;
+    if (fn->cur != LW_NONE) lw_goto(fn, head, (tc_srcloc){0});
+    lw_set_cur(fn, exit);
+  }
+  lw_cursors_free(&ch);
+}
+
+static void do_stmt(lw_fn *fn, CXCursor s) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(s, &ch);
+  if (ch.n == 2) {
+    CXCursor body = ch.v[0], cond = ch.v[1];
+    uint32_t bb = lw_new_block(fn), cb = lw_new_block(fn), exit = lw_new_block(fn);
+    lw_set_cur(fn, bb);
+    push_jump(fn, exit, cb);
+    lw_stmt(fn, body);
+    fn->n_jumps--;
+    lw_set_cur(fn, cb);
+    lw_cond(fn, cond, bb, exit);
+    lw_set_cur(fn, exit);
+  }
+  lw_cursors_free(&ch);
+}
+
+/* Where the two ';' of a for header are, read from the source (libclang leaves out absent
+   parts of `for (init; cond; inc)`, so the roles of the children come from their places). */
+static int for_semicolons(lw_unit *u, CXCursor s, CXCursor body, unsigned *semi1,
+                          unsigned *semi2) {
+  CXFile f = NULL, fb = NULL;
+  unsigned start = 0, end = 0;
+  clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(s)), &f, NULL, NULL, &start);
+  clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(body)), &fb, NULL, NULL, &end);
+  if (!f || !fb || !clang_File_isEqual(f, fb) || end <= start) return 0;
+  if (lw_in_macro(s)) return 0;
+  size_t size = 0;
+  const char *text = clang_getFileContents(u->tu, f, &size);
+  if (!text || end > size) return 0;
+  int depth = 0, n = 0;
+  for (unsigned i = start; i < end; i++) {
+    char ch = text[i];
+    if (ch == '/' && i + 1 < end && text[i + 1] == '*') {
+      for (i += 2; i + 1 < end && !(text[i] == '*' && text[i + 1] == '/'); i++) {}
+      i++;
+    } else if (ch == '/' && i + 1 < end && text[i + 1] == '/') {
+      while (i < end && text[i] != '\n') i++;
+    } else if (ch == '"' || ch == '\'') {
+      for (i++; i < end && text[i] != ch; i++)
+        if (text[i] == '\\') i++;
+    } else if (ch == '(') {
+      depth++;
+    } else if (ch == ')') {
+      if (--depth == 0) break;
+    } else if (ch == ';' && depth == 1) {
+      if (n == 0) *semi1 = i;
+      else if (n == 1) *semi2 = i;
+      n++;
+    }
+  }
+  return n == 2;
+}
+
+static unsigned start_offset(CXCursor c) {
+  unsigned off = 0;
+  clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &off);
+  return off;
+}
+
+static int looks_like_condition(CXCursor c) {
+  CXCursor s = lw_strip(c);
+  enum CXCursorKind k = clang_getCursorKind(s);
+  if (k == CXCursor_BinaryOperator) {
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(s);
+    return (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE) ||
+           op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr;
+  }
+  if (k == CXCursor_UnaryOperator)
+    return clang_getCursorUnaryOperatorKind(s) == CXUnaryOperator_LNot;
+  return k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr;
+}
+
+static void for_stmt(lw_fn *fn, CXCursor s) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(s, &ch);
+  if (ch.n == 0) {
+    lw_cursors_free(&ch);
+    return;
+  }
+  CXCursor body = ch.v[ch.n - 1];
+  CXCursor init = clang_getNullCursor(), cond = clang_getNullCursor(), inc = clang_getNullCursor();
+  uint32_t np = ch.n - 1;
+  unsigned semi1 = 0, semi2 = 0;
+  if (np == 3) {
+    init = ch.v[0];
+    cond = ch.v[1];
+    inc = ch.v[2];
+  } else if (np > 0 && for_semicolons(fn->u, s, body, &semi1, &semi2)) {
+    for (uint32_t i = 0; i < np; i++) {
+      unsigned off = start_offset(ch.v[i]);
+      if (off < semi1) init = ch.v[i];
+      else if (off < semi2) cond = ch.v[i];
+      else inc = ch.v[i];
+    }
+  } else if (np == 1) { /* no source to read (macro): guess from the shape */
+    if (clang_getCursorKind(ch.v[0]) == CXCursor_DeclStmt) init = ch.v[0];
+    else if (looks_like_condition(ch.v[0])) cond = ch.v[0];
+    else inc = ch.v[0];
+  } else if (np == 2) {
+    if (clang_getCursorKind(ch.v[0]) == CXCursor_DeclStmt || !looks_like_condition(ch.v[0])) {
+      init = ch.v[0];
+      if (looks_like_condition(ch.v[1])) cond = ch.v[1];
+      else inc = ch.v[1];
+    } else {
+      cond = ch.v[0];
+      inc = ch.v[1];
+    }
+  }
+  if (!clang_Cursor_isNull(init)) lw_stmt(fn, init);
+  uint32_t head = lw_new_block(fn), bb = lw_new_block(fn), step = lw_new_block(fn),
+           exit = lw_new_block(fn);
+  lw_set_cur(fn, head);
+  if (!clang_Cursor_isNull(cond)) lw_cond(fn, cond, bb, exit);
+  else lw_goto(fn, bb, (tc_srcloc){0});
+  push_jump(fn, exit, step);
+  lw_set_cur(fn, bb);
+  lw_stmt(fn, body);
+  fn->n_jumps--;
+  lw_set_cur(fn, step);
+  if (!clang_Cursor_isNull(inc)) lw_expr(fn, inc, LW_EFFECT);
+  lw_goto(fn, head, (tc_srcloc){0});
+  lw_set_cur(fn, exit);
+  lw_cursors_free(&ch);
+}
+
+static void switch_stmt(lw_fn *fn, CXCursor s) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(s, &ch);
+  uint32_t i = 0;
+  while (i < ch.n && !clang_isExpression(clang_getCursorKind(ch.v[i]))) lw_stmt(fn, ch.v[i++]);
+  if (ch.n - i < 2) {
+    lw_cursors_free(&ch);
+    return;
+  }
+  CXCursor cond = ch.v[i], body = ch.v[i + 1];
+  lw_cursors_free(&ch);
+  tc_srcloc loc = lw_loc(fn->u, cond);
+  tc_opnd v = lw_expr(fn, cond, LW_VALUE);
+  /* the switching block: its terminator is written once the cases are known */
+  uint32_t sw = fn->cur == LW_NONE ? lw_new_block(fn) : fn->cur;
+  fn->blocks[sw].terminated = 1;
+  fn->cur = LW_NONE;
+  uint32_t exit = lw_new_block(fn);
+  fn->switches = lw_grow(fn->u, fn->switches, &fn->cap_switches, fn->n_switches + 1,
+                         sizeof *fn->switches);
+  lw_switch *ctx = &fn->switches[fn->n_switches++];
+  memset(ctx, 0, sizeof *ctx);
+  ctx->default_blk = LW_NONE;
+  uint32_t cont = fn->n_jumps ? fn->jumps[fn->n_jumps - 1].continue_blk : LW_NONE;
+  push_jump(fn, exit, cont);
+  lw_stmt(fn, body);
+  fn->n_jumps--;
+  if (fn->cur != LW_NONE) lw_goto(fn, exit, (tc_srcloc){0});
+  ctx = &fn->switches[--fn->n_switches];
+  tc_term *t = &fn->blocks[sw].term;
+  memset(t, 0, sizeof *t);
+  t->kind = TC_T_SWITCH;
+  t->loc = loc;
+  t->cond = v;
+  t->n_cases = ctx->n;
+  t->n_succ = ctx->n + 1;
+  t->succ = lw_alloc(fn->u, t->n_succ * sizeof *t->succ);
+  t->case_values = ctx->n ? lw_alloc(fn->u, ctx->n * sizeof *t->case_values) : NULL;
+  for (uint32_t k = 0; k < ctx->n; k++) {
+    t->case_values[k] = ctx->cases[k].value;
+    t->succ[k] = ctx->cases[k].blk;
+  }
+  t->succ[ctx->n] = ctx->default_blk != LW_NONE ? ctx->default_blk : exit;
+  free(ctx->cases);
+  ctx->cases = NULL;
+  lw_set_cur(fn, exit);
+}
+
+static void add_case(lw_fn *fn, int64_t value, uint32_t blk) {
+  lw_switch *ctx = &fn->switches[fn->n_switches - 1];
+  ctx->cases = lw_grow(fn->u, ctx->cases, &ctx->cap, ctx->n + 1, sizeof *ctx->cases);
+  ctx->cases[ctx->n].value = value;
+  ctx->cases[ctx->n].blk = blk;
+  ctx->n++;
+}
+
+/* case/default labels, possibly stacked (case 1: case 2: …), walked as a chain. */
+static void case_stmt(lw_fn *fn, CXCursor s) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  for (;;) {
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (k != CXCursor_CaseStmt && k != CXCursor_DefaultStmt) break;
+    lw_children(s, &ch);
+    uint32_t blk = lw_new_block(fn);
+    lw_set_cur(fn, blk); /* the previous case falls through */
+    if (fn->n_switches && k == CXCursor_DefaultStmt) {
+      fn->switches[fn->n_switches - 1].default_blk = blk;
+    } else if (fn->n_switches && ch.n >= 2) {
+      int64_t lo, hi;
+      if (lw_eval_int(ch.v[0], &lo)) {
+        if (ch.n >= 3 && lw_eval_int(ch.v[1], &hi) && hi >= lo && hi - lo < 256) {
+          for (int64_t v = lo; v <= hi; v++) add_case(fn, v, blk); /* GNU case lo ... hi */
+        } else {
+          add_case(fn, lo, blk);
+        }
+      }
+    }
+    if (ch.n == 0) break;
+    s = ch.v[ch.n - 1];
+  }
+  lw_cursors_free(&ch);
+  if (clang_getCursorKind(s) != CXCursor_CaseStmt && clang_getCursorKind(s) != CXCursor_DefaultStmt)
+    lw_stmt(fn, s);
+}
+
+static void return_stmt(lw_fn *fn, CXCursor s) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(s, &ch);
+  tc_opnd v = none_opnd();
+  if (ch.n >= 1 && clang_isExpression(clang_getCursorKind(ch.v[ch.n - 1])))
+    v = lw_expr(fn, ch.v[ch.n - 1], LW_VALUE);
+  lw_cursors_free(&ch);
+  lw_terminate(fn, TC_T_RETURN, v, lw_loc(fn->u, s));
+}
+
+static void havoc_places(lw_fn *fn, CXCursor s) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(s, &ch);
+  for (uint32_t i = 0; i < ch.n; i++) {
+    if (!clang_isExpression(clang_getCursorKind(ch.v[i]))) continue;
+    lw_place p;
+    if (lw_place_of(fn, ch.v[i], &p))
+      lw_assign(fn, &p.path, p.type, lw_opnd_unknown(lw_type(fn->u, p.type)), lw_loc(fn->u, s));
+  }
+  lw_cursors_free(&ch);
+}
+
+static void children_as_statements(lw_fn *fn, CXCursor s) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(s, &ch);
+  for (uint32_t i = 0; i < ch.n; i++) lw_stmt(fn, ch.v[i]);
+  lw_cursors_free(&ch);
+}
+
+static void stmt_impl(lw_fn *fn, CXCursor s) {
+  enum CXCursorKind k = clang_getCursorKind(s);
+  if (clang_isExpression(k)) {
+    lw_expr(fn, s, LW_EFFECT);
+    return;
+  }
+  switch ((int)k) {
+  case CXCursor_CompoundStmt:
+    children_as_statements(fn, s);
+    return;
+  case CXCursor_DeclStmt:
+    decl_stmt(fn, s);
+    return;
+  case CXCursor_IfStmt:
+    if_stmt(fn, s);
+    return;
+  case CXCursor_WhileStmt:
+    while_stmt(fn, s);
+    return;
+  case CXCursor_DoStmt:
+    do_stmt(fn, s);
+    return;
+  case CXCursor_ForStmt:
+    for_stmt(fn, s);
+    return;
+  case CXCursor_SwitchStmt:
+    switch_stmt(fn, s);
+    return;
+  case CXCursor_CaseStmt:
+  case CXCursor_DefaultStmt:
+    case_stmt(fn, s);
+    return;
+  case CXCursor_BreakStmt:
+    if (fn->n_jumps && fn->jumps[fn->n_jumps - 1].break_blk != LW_NONE)
+      lw_goto(fn, fn->jumps[fn->n_jumps - 1].break_blk, lw_loc(fn->u, s));
+    return;
+  case CXCursor_ContinueStmt: {
+    for (uint32_t i = fn->n_jumps; i-- > 0;) {
+      if (fn->jumps[i].continue_blk != LW_NONE) {
+        lw_goto(fn, fn->jumps[i].continue_blk, lw_loc(fn->u, s));
+        break;
+      }
+    }
+    return;
+  }
+  case CXCursor_ReturnStmt:
+    return_stmt(fn, s);
+    return;
+  case CXCursor_GotoStmt: {
+    lw_cursors ch;
+    lw_cursors_init(&ch);
+    lw_children(s, &ch);
+    if (ch.n >= 1) {
+      tc_sym name = lw_intern_cx(fn->u, clang_getCursorSpelling(ch.v[0]));
+      lw_goto(fn, label_block(fn, name), lw_loc(fn->u, s));
+    }
+    lw_cursors_free(&ch);
+    return;
+  }
+  case CXCursor_IndirectGotoStmt: {
+    /* goto *p: may reach any label whose address was taken; give up on the path */
+    children_as_statements(fn, s);
+    lw_terminate(fn, TC_T_UNREACHABLE, none_opnd(), lw_loc(fn->u, s));
+    return;
+  }
+  case CXCursor_LabelStmt: {
+    tc_sym name = lw_intern_cx(fn->u, clang_getCursorSpelling(s));
+    lw_set_cur(fn, label_block(fn, name));
+    children_as_statements(fn, s);
+    return;
+  }
+  case CXCursor_NullStmt:
+    return;
+  case CXCursor_GCCAsmStmt:
+  case CXCursor_MSAsmStmt:
+    havoc_places(fn, s);
+    return;
+  default:
+    children_as_statements(fn, s);
+    return;
+  }
+}
+
+void lw_stmt(lw_fn *fn, CXCursor s) {
+  if (fn->depth >= LW_MAX_DEPTH) return;
+  fn->depth++;
+  stmt_impl(fn, s);
+  fn->depth--;
+}

@@ -1,0 +1,510 @@
+/* analyzer/src/frontend/lower_util.c — what every lowering file needs from libclang, cached per
+ * unit: IR types for C types, record layouts (fields in order), absolute file names and source
+ * locations, source text of expressions, integer constants, declaration USRs and whether a
+ * callee never returns. */
+#include "frontend/lower_internal.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- memory ---- */
+
+static void out_of_memory(void) {
+  fputs("tagcheck: out of memory\n", stderr);
+  exit(3);
+}
+
+void *lw_grow(lw_unit *u, void *arr, uint32_t *cap, uint32_t need, size_t elem) {
+  if (need <= *cap && arr) return arr;
+  uint32_t c = *cap ? *cap : 8;
+  while (c < need) c *= 2;
+  void *r = realloc(arr, (size_t)c * elem);
+  if (!r) {
+    u->oom = 1;
+    out_of_memory();
+  }
+  *cap = c;
+  return r;
+}
+
+void *lw_alloc(lw_unit *u, size_t bytes) {
+  void *r = tc_arena_alloc(u->prog, bytes);
+  if (!r) {
+    u->oom = 1;
+    out_of_memory();
+  }
+  return r;
+}
+
+tc_sym lw_intern_cx(lw_unit *u, CXString s) {
+  const char *c = clang_getCString(s);
+  tc_sym r = c ? tc_intern(u->prog, c) : 0;
+  clang_disposeString(s);
+  return r;
+}
+
+/* ---- types ---- */
+
+static CXType canon(CXType t) { return clang_getCanonicalType(t); }
+
+int lw_type_is_integer(CXType t) {
+  switch ((int)canon(t).kind) {
+  case CXType_Bool: case CXType_Char_U: case CXType_UChar: case CXType_Char16:
+  case CXType_Char32: case CXType_UShort: case CXType_UInt: case CXType_ULong:
+  case CXType_ULongLong: case CXType_UInt128: case CXType_Char_S: case CXType_SChar:
+  case CXType_WChar: case CXType_Short: case CXType_Int: case CXType_Long:
+  case CXType_LongLong: case CXType_Int128: case CXType_Enum:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int type_is_unsigned(CXType c) {
+  c = canon(c);
+  switch ((int)c.kind) {
+  case CXType_Bool: case CXType_Char_U: case CXType_UChar: case CXType_Char16:
+  case CXType_Char32: case CXType_UShort: case CXType_UInt: case CXType_ULong:
+  case CXType_ULongLong: case CXType_UInt128:
+    return 1;
+  case CXType_Enum:
+    return type_is_unsigned(canon(clang_getEnumDeclIntegerType(clang_getTypeDeclaration(c))));
+  default:
+    return 0;
+  }
+}
+
+int lw_type_is_unsigned(CXType t) { return type_is_unsigned(t); }
+
+int lw_type_is_pointer(CXType t) { return canon(t).kind == CXType_Pointer; }
+int lw_type_is_record(CXType t) { return canon(t).kind == CXType_Record; }
+
+int lw_type_is_array(CXType t) {
+  switch ((int)canon(t).kind) {
+  case CXType_ConstantArray: case CXType_IncompleteArray: case CXType_VariableArray:
+  case CXType_DependentSizedArray:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int is_float_kind(enum CXTypeKind k) {
+  switch ((int)k) {
+  case CXType_Float: case CXType_Double: case CXType_LongDouble: case CXType_Half:
+  case CXType_Float16: case CXType_Float128: case CXType_BFloat16: case CXType_Ibm128:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+tc_type_class lw_type_class(CXType t) {
+  CXType c = canon(t);
+  if (c.kind == CXType_Atomic) c = canon(clang_Type_getValueType(c));
+  if (lw_type_is_integer(c)) return TC_TY_INT;
+  if (is_float_kind(c.kind)) return TC_TY_FLOAT;
+  if (c.kind == CXType_Pointer) {
+    enum CXTypeKind pk = canon(clang_getPointeeType(c)).kind;
+    return pk == CXType_FunctionProto || pk == CXType_FunctionNoProto ? TC_TY_FUNCTION_POINTER
+                                                                       : TC_TY_POINTER;
+  }
+  if (c.kind == CXType_Record) return TC_TY_RECORD;
+  if (lw_type_is_array(c)) return TC_TY_ARRAY;
+  return TC_TY_OTHER;
+}
+
+int lw_same_record(CXType a, CXType b) {
+  CXType ca = canon(a), cb = canon(b);
+  if (ca.kind != CXType_Record || cb.kind != CXType_Record) return 0;
+  return clang_equalCursors(clang_getTypeDeclaration(ca), clang_getTypeDeclaration(cb));
+}
+
+/* Peels typedefs, elaborated and attributed sugar until a pointer or array shows, keeping the
+   sugar of what lies below (so the pointee of `tensor_ptr` spells "dt_tensor"). */
+static CXType structural(CXType t) {
+  for (int i = 0; i < 32; i++) {
+    switch ((int)t.kind) {
+    case CXType_Typedef:
+      t = clang_getTypedefDeclUnderlyingType(clang_getTypeDeclaration(t));
+      break;
+    case CXType_Elaborated:
+      t = clang_Type_getNamedType(t);
+      break;
+    case CXType_Attributed:
+      t = clang_Type_getModifiedType(t);
+      break;
+    case CXType_Atomic:
+      t = clang_Type_getValueType(t);
+      break;
+    default:
+      return t;
+    }
+    if (t.kind == CXType_Invalid) return t;
+  }
+  return t;
+}
+
+static CXType element_type(CXType t) {
+  CXType s = structural(t);
+  if (s.kind == CXType_Pointer) return clang_getPointeeType(s);
+  if (lw_type_is_array(s)) return clang_getArrayElementType(s);
+  CXType c = canon(t);
+  if (c.kind == CXType_Pointer) return clang_getPointeeType(c);
+  return clang_getArrayElementType(c);
+}
+
+static tc_sym type_spelling(lw_unit *u, CXType t) {
+  return lw_intern_cx(u, clang_getTypeSpelling(clang_getUnqualifiedType(t)));
+}
+
+static tc_sym record_name(lw_unit *u, CXType c /* canonical record */) {
+  CXCursor d = clang_getTypeDeclaration(c);
+  CXString s = clang_getCursorSpelling(d);
+  const char *str = clang_getCString(s);
+  tc_sym r = 0;
+  if (str && *str) r = tc_intern(u->prog, str);
+  clang_disposeString(s);
+  if (!r) r = type_spelling(u, c);
+  return r;
+}
+
+static tc_type compute_type(lw_unit *u, CXType t) {
+  tc_type ty = {0};
+  ty.cls = lw_type_class(t);
+  ty.name = type_spelling(u, t);
+  CXType c = canon(t);
+  if (c.kind == CXType_Atomic) c = canon(clang_Type_getValueType(c));
+  if (ty.cls == TC_TY_POINTER || ty.cls == TC_TY_ARRAY || ty.cls == TC_TY_FUNCTION_POINTER)
+    ty.pointee_name = type_spelling(u, element_type(t));
+  CXType b = c;
+  while (b.kind == CXType_Pointer || lw_type_is_array(b)) {
+    ty.ptr_depth++;
+    b = canon(b.kind == CXType_Pointer ? clang_getPointeeType(b) : clang_getArrayElementType(b));
+    if (ty.ptr_depth > 64) break;
+  }
+  if (b.kind == CXType_Record) ty.base_record = record_name(u, b);
+  if (ty.ptr_depth <= 1 && b.kind == CXType_Record) ty.record_name = ty.base_record;
+  return ty;
+}
+
+tc_type lw_type(lw_unit *u, CXType t) {
+  if (t.kind == CXType_Invalid) return (tc_type){0};
+  uint32_t *slot = lw_pmap_put(&u->types, t.data[0], (const void *)(uintptr_t)t.kind);
+  if (!slot) out_of_memory();
+  if (*slot != LW_NONE) return u->type_vals[*slot];
+  uint32_t idx = u->n_type_vals;
+  *slot = idx; /* set before compute_type: it does not touch the map */
+  tc_type ty = compute_type(u, t);
+  u->type_vals = lw_grow(u, u->type_vals, &u->cap_type_vals, idx + 1, sizeof *u->type_vals);
+  u->type_vals[idx] = ty;
+  u->n_type_vals = idx + 1;
+  return ty;
+}
+
+/* ---- records ---- */
+
+typedef struct field_collect {
+  lw_unit *u;
+  lw_field *v;
+  uint32_t n, cap;
+} field_collect;
+
+static enum CXVisitorResult collect_field(CXCursor c, CXClientData data) {
+  field_collect *fc = data;
+  CXString s = clang_getCursorSpelling(c);
+  const char *name = clang_getCString(s);
+  int unnamed = !name || !*name ||
+                clang_Cursor_isAnonymousRecordDecl(clang_getTypeDeclaration(clang_getCursorType(c)));
+  if (unnamed && clang_Cursor_isBitField(c)) { /* padding bit-field: not initialized */
+    clang_disposeString(s);
+    return CXVisit_Continue;
+  }
+  fc->v = lw_grow(fc->u, fc->v, &fc->cap, fc->n + 1, sizeof *fc->v);
+  lw_field *f = &fc->v[fc->n++];
+  f->name = unnamed ? 0 : tc_intern(fc->u->prog, name);
+  f->type = clang_getCursorType(c);
+  f->decl = c;
+  clang_disposeString(s);
+  return CXVisit_Continue;
+}
+
+const lw_record *lw_record_of(lw_unit *u, CXType t) {
+  CXType c = canon(t);
+  if (c.kind != CXType_Record) return NULL;
+  CXCursor decl = clang_getTypeDeclaration(c);
+  uint32_t *slot = lw_pmap_put(&u->records, decl.data[0], decl.data[1]);
+  if (!slot) out_of_memory();
+  if (*slot != LW_NONE) return &u->record_vals[*slot];
+  field_collect fc = {u, NULL, 0, 0};
+  clang_Type_visitFields(c, collect_field, &fc);
+  uint32_t idx = u->n_record_vals;
+  u->record_vals = lw_grow(u, u->record_vals, &u->cap_record_vals, idx + 1,
+                           sizeof *u->record_vals);
+  lw_record *r = &u->record_vals[idx];
+  r->n_fields = fc.n;
+  r->fields = NULL;
+  if (fc.n) {
+    r->fields = lw_alloc(u, fc.n * sizeof *r->fields);
+    memcpy(r->fields, fc.v, fc.n * sizeof *r->fields);
+  }
+  free(fc.v);
+  r->is_union = clang_getCursorKind(decl) == CXCursor_UnionDecl;
+  u->n_record_vals = idx + 1;
+  *slot = idx;
+  return r;
+}
+
+/* ---- files and locations ---- */
+
+/* Lexically normalizes a path in place: repeated '/' collapse, "." segments go, ".." removes
+   the segment before it (never above the root of an absolute path). */
+static void normalize_path(char *p) {
+  int abs = p[0] == '/';
+  size_t base = abs ? 1 : 0, olen = base;
+  const char *in = p;
+  while (*in) {
+    while (*in == '/') in++;
+    if (!*in) break;
+    const char *seg = in;
+    while (*in && *in != '/') in++;
+    size_t sl = (size_t)(in - seg);
+    if (sl == 1 && seg[0] == '.') continue;
+    if (sl == 2 && seg[0] == '.' && seg[1] == '.') {
+      int prev_is_dotdot = olen >= base + 2 && p[olen - 1] == '.' && p[olen - 2] == '.' &&
+                           (olen == base + 2 || p[olen - 3] == '/');
+      if (olen > base && !prev_is_dotdot) {
+        while (olen > base && p[olen - 1] != '/') olen--;
+        if (olen > base) olen--;
+        continue;
+      }
+      if (abs) continue;
+    }
+    if (olen > base) p[olen++] = '/';
+    memmove(p + olen, seg, sl);
+    olen += sl;
+  }
+  if (olen == 0) p[olen++] = '.';
+  p[olen] = '\0';
+}
+
+static tc_sym file_path_sym(lw_unit *u, CXFile f) {
+  CXString s = clang_getFileName(f);
+  const char *name = clang_getCString(s);
+  char buf[PATH_MAX * 2];
+  buf[0] = '\0';
+  if (name && name[0] == '/') {
+    snprintf(buf, sizeof buf, "%s", name);
+  } else if (name) {
+    char cwd[PATH_MAX];
+    const char *dir = u->opts && u->opts->working_dir ? u->opts->working_dir
+                                                       : getcwd(cwd, sizeof cwd);
+    snprintf(buf, sizeof buf, "%s/%s", dir ? dir : "", name);
+  }
+  clang_disposeString(s);
+  normalize_path(buf);
+  return tc_intern(u->prog, buf);
+}
+
+static const lw_file *file_of(lw_unit *u, CXFile f) {
+  uint32_t *slot = lw_pmap_put(&u->files, f, NULL);
+  if (!slot) out_of_memory();
+  if (*slot != LW_NONE) return &u->file_vals[*slot];
+  uint32_t idx = u->n_file_vals;
+  *slot = idx;
+  u->file_vals = lw_grow(u, u->file_vals, &u->cap_file_vals, idx + 1, sizeof *u->file_vals);
+  lw_file *lf = &u->file_vals[idx];
+  lf->path = file_path_sym(u, f);
+  lf->size = 0;
+  lf->text = clang_getFileContents(u->tu, f, &lf->size);
+  u->n_file_vals = idx + 1;
+  return lf;
+}
+
+tc_srcloc lw_loc_range(lw_unit *u, CXSourceRange r) {
+  tc_srcloc l = {0};
+  CXFile f = NULL, f2 = NULL;
+  unsigned line, col, off, line2, col2, off2;
+  clang_getFileLocation(clang_getRangeStart(r), &f, &line, &col, &off);
+  if (!f) return l;
+  l.file = file_of(u, f)->path;
+  l.line = line;
+  l.col = col;
+  clang_getFileLocation(clang_getRangeEnd(r), &f2, &line2, &col2, &off2);
+  if (f2 && clang_File_isEqual(f, f2) && off2 > off) {
+    l.end_line = line2;
+    l.end_col = col2;
+  }
+  return l;
+}
+
+tc_srcloc lw_loc(lw_unit *u, CXCursor c) { return lw_loc_range(u, clang_getCursorExtent(c)); }
+
+int lw_in_macro(CXCursor c) {
+  CXSourceLocation s = clang_getRangeStart(clang_getCursorExtent(c));
+  CXFile f1 = NULL, f2 = NULL;
+  unsigned o1 = 0, o2 = 0;
+  clang_getSpellingLocation(s, &f1, NULL, NULL, &o1);
+  clang_getExpansionLocation(s, &f2, NULL, NULL, &o2);
+  if (!f1 || !f2) return f1 != f2;
+  return o1 != o2 || !clang_File_isEqual(f1, f2);
+}
+
+enum { LW_MAX_SPELLING = 160 };
+
+tc_sym lw_spelling_text(lw_unit *u, CXCursor c) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile f = NULL, f2 = NULL;
+  unsigned off = 0, off2 = 0;
+  clang_getFileLocation(clang_getRangeStart(r), &f, NULL, NULL, &off);
+  clang_getFileLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &off2);
+  if (!f || !f2 || !clang_File_isEqual(f, f2) || off2 <= off) return 0;
+  const lw_file *lf = file_of(u, f);
+  if (!lf->text || off2 > lf->size) return 0;
+  char buf[LW_MAX_SPELLING + 4];
+  size_t n = 0;
+  int space = 0;
+  for (unsigned i = off; i < off2 && n < LW_MAX_SPELLING; i++) {
+    char ch = lf->text[i];
+    if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+      space = n > 0;
+      continue;
+    }
+    if (space) buf[n++] = ' ';
+    space = 0;
+    buf[n++] = ch;
+  }
+  return tc_intern_n(u->prog, buf, n);
+}
+
+/* ---- constants ---- */
+
+int lw_eval_int(CXCursor c, int64_t *out) {
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  if (!r) return 0;
+  int ok = 0;
+  if (clang_EvalResult_getKind(r) == CXEval_Int) {
+    if (clang_EvalResult_isUnsignedInt(r))
+      *out = (int64_t)clang_EvalResult_getAsUnsigned(r);
+    else
+      *out = clang_EvalResult_getAsLongLong(r);
+    ok = 1;
+  }
+  clang_EvalResult_dispose(r);
+  return ok;
+}
+
+int64_t lw_truncate(CXType t, int64_t v) {
+  CXType c = canon(t);
+  if (c.kind == CXType_Bool) return v != 0;
+  long long size = clang_Type_getSizeOf(c);
+  if (size <= 0 || size >= 8) return v;
+  unsigned bits = (unsigned)size * 8;
+  uint64_t mask = ((uint64_t)1 << bits) - 1;
+  uint64_t uv = (uint64_t)v & mask;
+  if (type_is_unsigned(c)) return (int64_t)uv;
+  if (uv & ((uint64_t)1 << (bits - 1))) uv |= ~mask;
+  return (int64_t)uv;
+}
+
+/* ---- declarations ---- */
+
+enum { DECL_USR = 1, DECL_NR_KNOWN = 2, DECL_NR = 4 };
+
+tc_sym lw_decl_usr(lw_unit *u, CXCursor decl) {
+  lw_cmap_entry *e = lw_cmap_put(&u->decls, decl, NULL);
+  if (!e) out_of_memory();
+  if (e->value & DECL_USR) return e->sym;
+  tc_sym usr = lw_intern_cx(u, clang_getCursorUSR(decl)); /* leaves u->decls alone */
+  e->sym = usr;
+  e->value |= DECL_USR;
+  return usr;
+}
+
+/* Functions that never return although their declarations may not say so (other C libraries). */
+static const char *const known_noreturn[] = {
+  "abort", "exit", "_Exit", "quick_exit", "longjmp", "siglongjmp", "_longjmp",
+  "__builtin_trap", "__builtin_unreachable", "__assert_fail", "__assert_perror_fail",
+  "__assert", "__assert_rtn", "_wassert", "pthread_exit", "thrd_exit", "err", "errx",
+  "verr", "verrx", "__stack_chk_fail",
+};
+
+typedef struct attr_scan {
+  lw_unit *u;
+  int found;
+} attr_scan;
+
+static enum CXChildVisitResult scan_attr(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  attr_scan *as = data;
+  if (!clang_isAttribute(clang_getCursorKind(c))) return CXChildVisit_Continue;
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile f = NULL;
+  unsigned off = 0, off2 = 0;
+  clang_getSpellingLocation(clang_getRangeStart(r), &f, NULL, NULL, &off);
+  clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &off2);
+  if (!f) return CXChildVisit_Continue;
+  const lw_file *lf = file_of(as->u, f);
+  if (!lf->text || off >= lf->size) return CXChildVisit_Continue;
+  if (off2 <= off || off2 > lf->size) off2 = off + 16 < lf->size ? off + 16 : (unsigned)lf->size;
+  for (unsigned i = off; i + 8 <= off2; i++) {
+    if (memcmp(lf->text + i, "noreturn", 8) == 0 || memcmp(lf->text + i, "Noreturn", 8) == 0) {
+      as->found = 1;
+      return CXChildVisit_Break;
+    }
+  }
+  return CXChildVisit_Continue;
+}
+
+static int compute_noreturn(lw_unit *u, CXCursor decl) {
+  CXString ts = clang_getTypeSpelling(clang_getCursorType(decl));
+  const char *t = clang_getCString(ts);
+  int nr = t && strstr(t, "noreturn") != NULL;
+  clang_disposeString(ts);
+  if (nr) return 1;
+  attr_scan as = {u, 0};
+  clang_visitChildren(decl, scan_attr, &as);
+  if (as.found) return 1;
+  CXString ns = clang_getCursorSpelling(decl);
+  const char *name = clang_getCString(ns);
+  for (size_t i = 0; name && i < sizeof known_noreturn / sizeof known_noreturn[0]; i++)
+    if (strcmp(name, known_noreturn[i]) == 0) nr = 1;
+  clang_disposeString(ns);
+  return nr;
+}
+
+int lw_is_noreturn(lw_unit *u, CXCursor decl) {
+  lw_cmap_entry *e = lw_cmap_put(&u->decls, decl, NULL);
+  if (!e) out_of_memory();
+  if (e->value & DECL_NR_KNOWN) return (e->value & DECL_NR) != 0;
+  int nr = compute_noreturn(u, decl); /* does not touch u->decls */
+  e->value |= DECL_NR_KNOWN | (nr ? DECL_NR : 0);
+  return nr;
+}
+
+/* Parens, and implicit conversions that keep the value as it is (qualifiers, pointer to
+   pointer, same record). Decays, integer and null-pointer conversions are kept. */
+CXCursor lw_strip(CXCursor c) {
+  for (int guard = 0; guard < 4096; guard++) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_ParenExpr && k != CXCursor_UnexposedExpr) return c;
+    lw_cursors ch;
+    lw_cursors_init(&ch);
+    lw_children(c, &ch);
+    CXCursor next = ch.n == 1 ? ch.v[0] : clang_getNullCursor();
+    lw_cursors_free(&ch);
+    if (clang_Cursor_isNull(next) || !clang_isExpression(clang_getCursorKind(next))) return c;
+    if (k == CXCursor_UnexposedExpr) {
+      CXType to = canon(clang_getCursorType(c)), from = canon(clang_getCursorType(next));
+      int keep = (to.kind == CXType_Pointer && from.kind == CXType_Pointer) ||
+                 (to.kind == CXType_Record && from.kind == CXType_Record) ||
+                 clang_equalTypes(clang_getUnqualifiedType(to), clang_getUnqualifiedType(from));
+      if (!keep) return c;
+    }
+    c = next;
+  }
+  return c;
+}
