@@ -3,12 +3,14 @@
 # logs (the report layer's sample, shard logs and their merge; and, when tagcheck is built,
 # tagcheck's own SARIF on the corpus, sharded and merged with `tagcheck merge`), then runs
 # validate.sh on all of them.
-# usage: run_validator.sh SARIF_SAMPLE_BIN TAGCHECK_BIN_OR_EMPTY SOURCE_DIR OUT_DIR
+# usage: run_validator.sh SARIF_SAMPLE_BIN VALIDATOR_ERRORS_BIN TAGCHECK_BIN_OR_EMPTY SOURCE_DIR
+#                         OUT_DIR
 set -u
 sample=$1
-tagcheck=$2
-src=$3
-out=$4
+counter=$2
+tagcheck=$3
+src=$4
+out=$5
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$out"
 mkdir -p "$out"
@@ -49,4 +51,4 @@ else
   echo "note: tagcheck is not built yet; validating the report layer's own logs only"
 fi
 # shellcheck disable=SC2086
-sh "$here/validate.sh" "$out/broken.sarif" $logs
+sh "$here/validate.sh" "$counter" "$out/broken.sarif" $logs

@@ -5,7 +5,7 @@
 # validator's exit status is 0 even when it finds errors, so its own output log is read. A
 # deliberately broken log must produce errors in both modes: proof the validator really ran.
 # A validator that cannot run is a FAILURE, never a skip.
-# usage: validate.sh BROKEN.sarif LOG.sarif...
+# usage: validate.sh VALIDATOR_ERRORS_BIN BROKEN.sarif LOG.sarif...
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 tool="$here/node_modules/.bin/sarif-multitool"
@@ -13,7 +13,8 @@ if [ ! -x "$tool" ]; then
   echo "FAIL: $tool not found: run scripts/install-deps.sh (npm ci in tests/report)" >&2
   exit 1
 fi
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the validator's log" >&2; exit 1; }
+counter=$1
+shift
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 
@@ -38,20 +39,11 @@ count_errors() {
     echo -1
     return
   fi
-  python3 - "$out" <<'PY'
-import json, sys
-log = json.load(open(sys.argv[1]))
-errors = 0
-for run in log.get("runs", []):
-    for inv in run.get("invocations", []):
-        for n in inv.get("toolExecutionNotifications", []) + inv.get("toolConfigurationNotifications", []):
-            if n.get("level") == "error":
-                errors += 1
-    for res in run.get("results", []):
-        if res.get("level", "warning") == "error":
-            errors += 1
-print(errors)
-PY
+  if ! "$counter" "$out"; then
+    echo "FAIL: cannot read the validator's log for $log ($mode)" >&2
+    echo -1
+    return
+  fi
   grep -E ": (error|warning) " "$work/console.txt" >&2
 }
 

@@ -23,6 +23,7 @@ static int cmp_str(const void *a, const void *b) {
 static int keep_new(const tc_diag *d, size_t index, void *p) {
   (void)d;
   baseline_set *s = p;
+  if (s->n == 0) return 1;
   const char *key = s->current[index];
   return bsearch(&key, s->fps, s->n, sizeof *s->fps, cmp_str) == NULL;
 }

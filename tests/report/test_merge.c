@@ -1,0 +1,159 @@
+/* tests/report/test_merge.c — `tagcheck merge`: one run from several shard logs, rules
+ * unioned with ruleIndex renumbered, duplicates (same fingerprint) dropped, invocations
+ * combined, bad inputs rejected with exit status 2. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "fixtures.h"
+#include "report/output.h"
+#include "report/report_internal.h"
+
+static void write_sarif(const tc_report *r, const char *root, const char *path) {
+  tc_options o;
+  fx_options(&o, root);
+  o.format = TC_FORMAT_SARIF;
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  assert_int_equal(tc_write_report(r, &o, f), 0);
+  fclose(f);
+  fx_options_free(&o);
+}
+
+static char *in(const char *dir, const char *name) {
+  char *p = NULL;
+  if (asprintf(&p, "%s/%s", dir, name) < 0) abort();
+  return p;
+}
+
+static void test_merge_shards(void **state) {
+  (void)state;
+  char *dir = fx_mkdtemp();
+  char *src = fx_write(dir, "a.c", "x\n  dt_add(a, b);\n  dt_mul(a, b);\n  dt_sub(a, b);\n");
+  /* shard 1: a rule of its own ("custom-rule") and the finding at line 2;
+     shard 2: the builtin rules, the same finding at line 2 (a shared header), line 4, and a
+     failed unit. */
+  tc_report s1, s2;
+  tc_report_init(&s1);
+  tc_report_init(&s2);
+  tc_rule_meta custom = {"custom-rule", "CustomRule", "short", "full", "help", TC_LEVEL_WARNING};
+  tc_report_add_rule(&s1, &custom);
+  tc_report_add_builtin_rules(&s1);
+  tc_report_add_builtin_rules(&s2);
+  tc_loc l2 = {src, 2, 3, 0, 0}, l3 = {src, 3, 3, 0, 0}, l4 = {src, 4, 3, 0, 0};
+  tc_report_add(&s1, "backend-mismatch", TC_LEVEL_ERROR, &l2, "dt_add", "f", "m2");
+  tc_report_add(&s1, "custom-rule", TC_LEVEL_WARNING, &l3, "dt_mul", "f", "m3");
+  tc_report_add(&s2, "backend-mismatch", TC_LEVEL_ERROR, &l2, "dt_add", "f", "m2");
+  tc_report_add(&s2, "device-mismatch", TC_LEVEL_ERROR, &l4, "dt_sub", "f", "m4");
+  tc_report_add_failure(&s2, "/x/broken.c", "parse error");
+  tc_report_sort(&s1);
+  tc_report_sort(&s2);
+  char *p1 = in(dir, "s1.sarif"), *p2 = in(dir, "s2.sarif"), *pm = in(dir, "merged.sarif");
+  write_sarif(&s1, dir, p1);
+  write_sarif(&s2, dir, p2);
+
+  char *argv[] = {"tagcheck", "merge", "-o", pm, p2, p1, NULL};
+  assert_int_equal(tc_merge_main(6, argv), 0);
+  char *text = fx_read(pm);
+  cJSON *log = cJSON_Parse(text);
+  assert_non_null(log);
+  const cJSON *runs = cJSON_GetObjectItem(log, "runs");
+  assert_int_equal(cJSON_GetArraySize(runs), 1);
+  const cJSON *run = cJSON_GetArrayItem(runs, 0);
+  const cJSON *rules = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(run, "tool"),
+                                                               "driver"), "rules");
+  const cJSON *results = cJSON_GetObjectItem(run, "results");
+  assert_int_equal(cJSON_GetArraySize(results), 3); /* the shared finding once */
+  int lines[3] = {0};
+  int i = 0;
+  const cJSON *res;
+  cJSON_ArrayForEach(res, results) {
+    const char *id = cJSON_GetObjectItem(res, "ruleId")->valuestring;
+    int idx = cJSON_GetObjectItem(res, "ruleIndex")->valueint;
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(rules, idx), "id")->valuestring, id);
+    const cJSON *region = cJSON_GetObjectItem(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(res, "locations"), 0),
+                            "physicalLocation"),
+        "region");
+    lines[i++] = cJSON_GetObjectItem(region, "startLine")->valueint;
+  }
+  /* sorted by location whatever the order of the inputs */
+  assert_int_equal(lines[0], 2);
+  assert_int_equal(lines[1], 3);
+  assert_int_equal(lines[2], 4);
+  /* the union of the rules, each once */
+  int custom_seen = 0, backend_seen = 0;
+  const cJSON *rule;
+  cJSON_ArrayForEach(rule, rules) {
+    const char *id = cJSON_GetObjectItem(rule, "id")->valuestring;
+    custom_seen += strcmp(id, "custom-rule") == 0;
+    backend_seen += strcmp(id, "backend-mismatch") == 0;
+  }
+  assert_int_equal(custom_seen, 1);
+  assert_int_equal(backend_seen, 1);
+  const cJSON *invs = cJSON_GetObjectItem(run, "invocations");
+  assert_int_equal(cJSON_GetArraySize(invs), 1);
+  const cJSON *inv = cJSON_GetArrayItem(invs, 0);
+  assert_true(cJSON_IsFalse(cJSON_GetObjectItem(inv, "executionSuccessful")));
+  assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(inv, "toolExecutionNotifications")), 1);
+  assert_non_null(cJSON_GetObjectItem(cJSON_GetObjectItem(run, "originalUriBaseIds"), "%SRCROOT%"));
+  cJSON_Delete(log);
+  free(text);
+
+  /* merging a log with itself changes nothing but order-independent content */
+  char *argv2[] = {"merge", "-o", pm, p1, p1, NULL};
+  assert_int_equal(tc_merge_main(5, argv2), 0);
+  text = fx_read(pm);
+  log = cJSON_Parse(text);
+  run = cJSON_GetArrayItem(cJSON_GetObjectItem(log, "runs"), 0);
+  assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(run, "results")), 2);
+  assert_true(cJSON_IsTrue(cJSON_GetObjectItem(
+      cJSON_GetArrayItem(cJSON_GetObjectItem(run, "invocations"), 0), "executionSuccessful")));
+  cJSON_Delete(log);
+  free(text);
+
+  tc_report_free(&s1);
+  tc_report_free(&s2);
+  free(p1), free(p2), free(pm);
+  free(src);
+  fx_rmtree(dir);
+  free(dir);
+}
+
+static void test_bad_inputs(void **state) {
+  (void)state;
+  char *dir = fx_mkdtemp();
+  char *bad = fx_write(dir, "bad.sarif", "{\"version\": \"2.1.0\", \"runs\": [ {");
+  char *notsarif = fx_write(dir, "n.sarif", "{\"version\": \"2.1.0\"}");
+  char *out = in(dir, "o.sarif");
+  char *a1[] = {"merge", "-o", out, bad, NULL};
+  assert_int_equal(tc_merge_main(4, a1), 2);
+  char *a2[] = {"merge", "-o", out, notsarif, NULL};
+  assert_int_equal(tc_merge_main(4, a2), 2);
+  char *a3[] = {"merge", "-o", out, NULL};
+  assert_int_equal(tc_merge_main(3, a3), 2);
+  char *a4[] = {"merge", "--bogus", NULL};
+  assert_int_equal(tc_merge_main(2, a4), 2);
+  char *a5[] = {"merge", "-o", NULL};
+  assert_int_equal(tc_merge_main(2, a5), 2);
+  char *a6[] = {"merge", "/no/such/file.sarif", NULL};
+  assert_int_equal(tc_merge_main(2, a6), 2);
+  free(bad), free(notsarif), free(out);
+  fx_rmtree(dir);
+  free(dir);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_merge_shards),
+      cmocka_unit_test(test_bad_inputs),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
