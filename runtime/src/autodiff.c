@@ -560,42 +560,58 @@ static dt_status need_float(const dt_site *site, const dt_tensor *t, const char 
   return dt__fail(site, DT_ERR_KIND_MISMATCH, "%s needs a float tensor (got %s)", what, tag);
 }
 
-dt_tensor *dt_from_inner_at(DT_SITE_PARAMS, dt_device ad, dt_tensor *inner) {
-  dt_site site = {dt_file_, dt_line_, "dt_from_inner"};
-  if (dt__check_live(&site, inner, "The inner tensor") != DT_OK) return NULL;
+/* dt_from_inner's failure, with both tags named (formatted only when failing). */
+static dt_tensor *from_inner_fail(const dt_site *site, dt_status st, dt_device ad,
+                                  const dt_tensor *inner) {
   char want[64], got[64];
   dt_device_name(ad, want, sizeof want);
   dt_device_name(inner->device, got, sizeof got);
+  switch (st) {
+    case DT_ERR_INVALID_ARGUMENT:
+      dt__fail(site, st, "Invalid device %s (unknown backend or negative ordinal)", want);
+      break;
+    case DT_ERR_AUTODIFF_NESTED:
+      dt__fail(site, st, "Autodiff should not wrap an autodiff tensor (got %s for %s)", got, want);
+      break;
+    case DT_ERR_AUTODIFF_EXPECTED:
+      dt__fail(site, st, "Expected an autodiff device to wrap the tensor in, got %s", want);
+      break;
+    case DT_ERR_AUTODIFF_INNER_BACKEND:
+      dt_device_name(dt_inner_device(ad), want, sizeof want);
+      dt__fail(site, st, "Autodiff %s tensor is on the wrong backend (expected %s, got %s)",
+               dt__kind_name(inner->kind), want, got);
+      break;
+    case DT_ERR_DEVICE_MISMATCH:
+      dt_device_name(dt_inner_device(ad), want, sizeof want);
+      dt__fail(site, st, "Input tensor is on the wrong device (expected %s, got %s)", want, got);
+      break;
+    case DT_OK:
+    case DT_ERR_BACKEND_MISMATCH:
+    case DT_ERR_KIND_MISMATCH:
+    case DT_ERR_BACKEND_UNAVAILABLE:
+    case DT_ERR_SHAPE:
+    case DT_ERR_OUT_OF_MEMORY:
+    case DT_ERR_DEVICE:
+      dt__fail(site, st, "Cannot wrap %s in %s", got, want);
+      break;
+  }
+  return NULL;
+}
+
+dt_tensor *dt_from_inner_at(DT_SITE_PARAMS, dt_device ad, dt_tensor *inner) {
+  dt_site site = {dt_file_, dt_line_, "dt_from_inner"};
+  if (dt__check_live(&site, inner, "The inner tensor") != DT_OK) return NULL;
   /* SPEC §4's precedence: invalid arguments, autodiff-nested, autodiff-expected,
      autodiff-inner-backend, device-mismatch. */
-  if (!dt__device_valid(ad)) {
-    dt__fail(&site, DT_ERR_INVALID_ARGUMENT, "Invalid device %s (unknown backend or negative ordinal)",
-             want);
-    return NULL;
-  }
-  if (inner->device.autodiff) {
-    dt__fail(&site, DT_ERR_AUTODIFF_NESTED,
-             "Autodiff should not wrap an autodiff tensor (got %s for %s)", got, want);
-    return NULL;
-  }
-  if (!ad.autodiff) {
-    dt__fail(&site, DT_ERR_AUTODIFF_EXPECTED,
-             "Expected an autodiff device to wrap the tensor in, got %s", want);
-    return NULL;
-  }
   dt_device expect = dt_inner_device(ad);
-  dt_device_name(expect, want, sizeof want);
-  if (inner->device.backend != expect.backend) {
-    dt__fail(&site, DT_ERR_AUTODIFF_INNER_BACKEND,
-             "Autodiff %s tensor is on the wrong backend (expected %s, got %s)",
-             dt__kind_name(inner->kind), want, got);
-    return NULL;
-  }
-  if (inner->device.ordinal != expect.ordinal) {
-    dt__fail(&site, DT_ERR_DEVICE_MISMATCH, "Input tensor is on the wrong device (expected %s, got %s)",
-             want, got);
-    return NULL;
-  }
+  if (!dt__device_valid(ad))
+    return from_inner_fail(&site, DT_ERR_INVALID_ARGUMENT, ad, inner);
+  if (inner->device.autodiff) return from_inner_fail(&site, DT_ERR_AUTODIFF_NESTED, ad, inner);
+  if (!ad.autodiff) return from_inner_fail(&site, DT_ERR_AUTODIFF_EXPECTED, ad, inner);
+  if (inner->device.backend != expect.backend)
+    return from_inner_fail(&site, DT_ERR_AUTODIFF_INNER_BACKEND, ad, inner);
+  if (inner->device.ordinal != expect.ordinal)
+    return from_inner_fail(&site, DT_ERR_DEVICE_MISMATCH, ad, inner);
   dt_tensor *r = dt__tensor_view(&site, inner, ad, inner->rank, inner->shape);
   if (r != NULL) dt__ok();
   return r;
