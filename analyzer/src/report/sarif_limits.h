@@ -17,7 +17,7 @@
 #endif
 /* Rule help pages: TC_RULES_HELP_URI "#" rule-id. */
 #ifndef TC_RULES_HELP_URI
-#define TC_RULES_HELP_URI TC_INFORMATION_URI "/blob/main/docs/rules.md"
+#define TC_RULES_HELP_URI TC_INFORMATION_URI "/blob/main/docs/ci.md"
 #endif
 
 /* GitHub's limits per run and per result. Truncation keeps the first items in report order
