@@ -19,8 +19,9 @@
  * THREADS_BELOW(n) is a region in which only threads with THREAD_IDX_X < n work (the usual
  * `if (i < n)` guard); on sim it is a loop with that bound, which the C compiler vectorizes.
  *
- * Kernels take one argument struct by value: KERNEL(name, ArgT, p) { ... p.field ... }. They are
- * launched by the backend's DT_K_LAUNCH (see launch.h) with a 2-D grid of 1-D blocks. */
+ * Kernels take one argument struct by value: KERNEL(name, ArgT, p) { ... p.field ... }
+ * (KERNEL_BOUNDED adds CUDA's __launch_bounds__: threads per block, blocks per multiprocessor
+ * to fit registers for). They are launched by the backend's DT_K_LAUNCH (see launch.h) with a 2-D grid of 1-D blocks. */
 #ifndef DT_KERNELS_KDEFS_H
 #define DT_KERNELS_KDEFS_H
 
@@ -30,9 +31,10 @@
 
 #define DT_K_CUDA 1
 #define KERNEL(name, ArgT, p) static __global__ void name(const ArgT p)
-#define KERNEL_BOUNDED(name, nthreads, ArgT, p) \
-  static __global__ void __launch_bounds__(nthreads) name(const ArgT p)
+#define KERNEL_BOUNDED(name, nthreads, min_blocks, ArgT, p) \
+  static __global__ void __launch_bounds__(nthreads, min_blocks) name(const ArgT p)
 #define DEVICE_FN static __device__ __forceinline__
+#define HOST_DEVICE_FN static __host__ __device__ __forceinline__
 #define RESTRICT __restrict__
 #define BLOCK_IDX_X ((int64_t)blockIdx.x)
 #define BLOCK_IDX_Y ((int64_t)blockIdx.y)
@@ -71,8 +73,9 @@ typedef void (*dt_kfn)(const dt_kctx *kctx, const void *args);
     name##_body_(kctx, *(const ArgT *)args);                                    \
   }                                                                             \
   static void name##_body_(const dt_kctx *dt_kctx_ DT_K_UNUSED, const ArgT p)
-#define KERNEL_BOUNDED(name, nthreads, ArgT, p) KERNEL(name, ArgT, p)
+#define KERNEL_BOUNDED(name, nthreads, min_blocks, ArgT, p) KERNEL(name, ArgT, p)
 #define DEVICE_FN static inline
+#define HOST_DEVICE_FN static inline
 #define RESTRICT restrict
 #define BLOCK_IDX_X (dt_kctx_->block_idx_x)
 #define BLOCK_IDX_Y (dt_kctx_->block_idx_y)

@@ -15,6 +15,9 @@
 #define DT_K_MMF_TM 8
 #define DT_K_MMF_TN 8
 #define DT_K_MMF_SPLIT 1
+#ifndef DT_K_MMF_MIN_BLOCKS
+#define DT_K_MMF_MIN_BLOCKS 2
+#endif
 #define DT_K_MMI_BM 64
 #define DT_K_MMI_BN 64
 #define DT_K_MMI_BK 8
@@ -30,6 +33,7 @@
 #define DT_K_MMF_BK 32
 #define DT_K_MMF_TN 16
 #define DT_K_MMF_SPLIT 0
+#define DT_K_MMF_MIN_BLOCKS 1
 #define DT_K_MMI_BM 32
 #define DT_K_MMI_BN 32
 #define DT_K_MMI_BK 32
@@ -50,6 +54,7 @@
 #define MM_TN DT_K_MMF_TN
 #define MM_PAD 4
 #define MM_SPLIT DT_K_MMF_SPLIT
+#define MM_MIN_BLOCKS DT_K_MMF_MIN_BLOCKS
 #define MM_MAC(acc, a, b) ((acc) + (a) * (b))
 #include "matmul_tile.cuh"
 #undef MM_NAME
@@ -61,6 +66,7 @@
 #undef MM_TN
 #undef MM_PAD
 #undef MM_SPLIT
+#undef MM_MIN_BLOCKS
 #undef MM_MAC
 
 /* int64: wrapping arithmetic (computed unsigned, no signed overflow) */
@@ -73,6 +79,7 @@
 #define MM_TN DT_K_MMI_TN
 #define MM_PAD 2
 #define MM_SPLIT DT_K_MMI_SPLIT
+#define MM_MIN_BLOCKS 1
 #define MM_MAC(acc, a, b) ((int64_t)((uint64_t)(acc) + (uint64_t)(a) * (uint64_t)(b)))
 #include "matmul_tile.cuh"
 #undef MM_NAME
@@ -84,6 +91,7 @@
 #undef MM_TN
 #undef MM_PAD
 #undef MM_SPLIT
+#undef MM_MIN_BLOCKS
 #undef MM_MAC
 
 #endif /* DT_KERNELS_MATMUL_CUH */

@@ -1,6 +1,6 @@
 /* runtime/kernels/matmul_tile.cuh — the tiled matrix-product kernel, a template by inclusion:
- * matmul.cuh defines MM_NAME, MM_T, MM_BM, MM_BN, MM_BK, MM_TM, MM_TN, MM_PAD, MM_SPLIT and
- * MM_MAC(acc, a, b), includes this file, and it defines kernel MM_NAME (dt_k_matmul_args).
+ * matmul.cuh defines MM_NAME, MM_T, MM_BM, MM_BN, MM_BK, MM_TM, MM_TN, MM_PAD, MM_SPLIT,
+ * MM_MIN_BLOCKS (blocks per GPU multiprocessor to fit registers for) and MM_MAC(acc, a, b), includes this file, and it defines kernel MM_NAME (dt_k_matmul_args).
  *
  * The block computes BM x BN tiles of C (grid-stride over tiles), walking K in steps of BK:
  *   - the A tile (BM x BK) is stored transposed in shared memory (As[k][m], rows padded by
@@ -28,7 +28,7 @@
 #define MM_COL(tc, j) ((tc) * MM_TN + (j))
 #endif
 
-KERNEL_BOUNDED(MM_NAME, MM_NT, dt_k_matmul_args, p) {
+KERNEL_BOUNDED(MM_NAME, MM_NT, MM_MIN_BLOCKS, dt_k_matmul_args, p) {
   SHARED DT_K_ALIGNED(16) MM_T As[2][MM_BK][MM_BM + MM_PAD];
   SHARED DT_K_ALIGNED(16) MM_T Bs[2][MM_BK][MM_BN];
   PRIVATE(MM_T, acc, MM_TM * MM_TN, MM_NT);

@@ -24,8 +24,9 @@ DEVICE_FN int64_t dt_k_idiv(int64_t a, int64_t b) {
   if (b == -1) return (int64_t)(0 - (uint64_t)a); /* INT64_MIN / -1 wraps */
   return a / b;
 }
-/* (int64_t)d, truncated toward zero; saturates outside the int64 range; NaN gives 0. */
-DEVICE_FN int64_t dt_k_d2i(double d) {
+/* (int64_t)d, truncated toward zero; saturates outside the int64 range; NaN gives 0. Also used
+   on the host (fill values). */
+HOST_DEVICE_FN int64_t dt_k_d2i(double d) {
   if (!(d == d)) return 0;
   if (d >= 9223372036854775807.0) return INT64_MAX;
   if (d <= -9223372036854775808.0) return INT64_MIN;
@@ -81,7 +82,8 @@ DT_K_BCAST_KERNELS(dt_k_where_u64, 3, uint8_t, uint64_t, uint64_t, uint64_t, x0 
 
 /* ---- reductions ---- */
 #define DT_K_LOAD_X(k) x[k]
-#define DT_K_LOAD_SQDIFF(k) ((x[k] - y[k]) * (x[k] - y[k]))
+DEVICE_FN float dt_k_sqdiff(float a, float b) { return (a - b) * (a - b); }
+#define DT_K_LOAD_SQDIFF(k) dt_k_sqdiff(x[k], ((const float *)p.in2)[row * p.len + (k)])
 #define DT_K_FINISH_F32(s, scale) ((scale) * (s))
 #define DT_K_FINISH_I64(s, scale) ((int64_t)(s))
 DT_K_REDUCE_ROWS_KERNEL(dt_k_sum_rows_f32, float, float, float, DT_K_LOAD_X, DT_K_FINISH_F32)

@@ -22,8 +22,8 @@
 
 /* Row reduction. TI: element type read; TA: accumulator type; TO: type written (partials are
    written as TO too, and read back as TI == TO by the second pass). LOAD(k) is the value of
-   element k of the current row (x, y point at the row of in and in2); FINISH(sum, scale) the
-   final value. */
+   element k of the current row (x points at the row of in; p.in2 and row are in scope);
+   FINISH(sum, scale) the final value. */
 #define DT_K_REDUCE_ROWS_KERNEL(name, TI, TA, TO, LOAD, FINISH)                              \
   KERNEL(name, dt_k_reduce_args, p) {                                                        \
     SHARED TA sh[DT_K_RED_THREADS];                                                          \
@@ -32,8 +32,6 @@
     const int64_t tile = BLOCK_DIM_X * DT_K_RED_ILP;                                         \
     for (int64_t row = BLOCK_IDX_Y; row < p.outer; row += GRID_DIM_Y) {                      \
       const TI *RESTRICT x = (const TI *)p.in + row * p.len;                                 \
-      const TI *RESTRICT y = p.in2 != NULL ? (const TI *)p.in2 + row * p.len : x;            \
-      (void)y;                                                                               \
       for (int64_t ch = BLOCK_IDX_X; ch < p.chunks; ch += GRID_DIM_X) {                      \
         const int64_t start = ch * p.chunk_len;                                              \
         const int64_t end = start + p.chunk_len < p.len ? start + p.chunk_len : p.len;       \
