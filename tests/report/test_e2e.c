@@ -1,0 +1,298 @@
+/* tests/report/test_e2e.c — the report layer through the real tagcheck binary (environment:
+ * TAGCHECK, the binary; TC_SOURCE_DIR, the source tree): text with carets and the summary on
+ * stderr, JSON, SARIF with %SRCROOT%-relative URIs, suppression comments, baselines that
+ * survive inserted lines, .tagcheck.json (severity, fail-on, errors with positions),
+ * --fail-on, a unit that fails (exit 3), --shard over a compile database and `tagcheck merge`. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "fixtures.h"
+
+/* A program with one backend mismatch: the dt_add call at line 9, column 18. */
+static const char *BUGGY =
+    "#include <stdint.h>\n"
+    "#include <dt/dt.h>\n"
+    "\n"
+    "void step(void) {\n"
+    "  static const int64_t shape[1] = {4};\n"
+    "  dt_tensor *a = dt_zeros(dt_cpu(), DT_FLOAT, 1, shape);\n"
+    "  dt_tensor *b = dt_zeros(dt_sim(0), DT_FLOAT, 1, shape);\n"
+    "  /* the next call mixes cpu and sim:0 */\n"
+    "  dt_tensor *c = dt_add(a, b);\n"
+    "  dt_free(c);\n"
+    "}\n";
+
+static const char *CLEAN =
+    "#include <stdint.h>\n"
+    "#include <dt/dt.h>\n"
+    "\n"
+    "void ok(void) {\n"
+    "  static const int64_t shape[1] = {4};\n"
+    "  dt_tensor *a = dt_zeros(dt_cpu(), DT_FLOAT, 1, shape);\n"
+    "  dt_tensor *b = dt_ones(dt_cpu(), DT_FLOAT, 1, shape);\n"
+    "  dt_tensor *c = dt_add(a, b);\n"
+    "  dt_free(c);\n"
+    "}\n";
+
+typedef struct e2e {
+  const char *tagcheck, *src;
+  char *dir;
+  char *out, *err; /* the last run's stdout and stderr */
+} e2e;
+
+static int setup(void **state) {
+  e2e *e = calloc(1, sizeof *e);
+  e->tagcheck = getenv("TAGCHECK");
+  e->src = getenv("TC_SOURCE_DIR");
+  if (!e->tagcheck || !e->src) fail_msg("TAGCHECK and TC_SOURCE_DIR must be set");
+  e->dir = fx_mkdtemp();
+  *state = e;
+  return 0;
+}
+
+static int teardown(void **state) {
+  e2e *e = *state;
+  fx_rmtree(e->dir);
+  free(e->dir);
+  free(e->out);
+  free(e->err);
+  free(e);
+  return 0;
+}
+
+/* Runs `tagcheck ARGS` in e->dir (ARGS is shell text); returns the exit status. */
+static int run(e2e *e, const char *fmt, ...) {
+  char args[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  char *cmd = NULL;
+  if (asprintf(&cmd, "cd '%s' && '%s' %s >stdout.txt 2>stderr.txt", e->dir, e->tagcheck, args) < 0)
+    abort();
+  int st = system(cmd);
+  free(cmd);
+  free(e->out);
+  free(e->err);
+  char *p = NULL;
+  if (asprintf(&p, "%s/stdout.txt", e->dir) < 0) abort();
+  e->out = fx_read(p);
+  free(p);
+  if (asprintf(&p, "%s/stderr.txt", e->dir) < 0) abort();
+  e->err = fx_read(p);
+  free(p);
+  assert_true(WIFEXITED(st));
+  return WEXITSTATUS(st);
+}
+
+/* text with the first `from` replaced by `to` (a new string). */
+static char *replaced(const char *text, const char *from, const char *to) {
+  const char *at = strstr(text, from);
+  assert_non_null(at);
+  char *s = NULL;
+  if (asprintf(&s, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) < 0) abort();
+  return s;
+}
+
+static char *inc(const e2e *e) {
+  char *s = NULL;
+  if (asprintf(&s, "-- -I'%s/runtime/include'", e->src) < 0) abort();
+  return s;
+}
+
+static cJSON *read_json(const e2e *e, const char *name) {
+  char *p = NULL;
+  if (asprintf(&p, "%s/%s", e->dir, name) < 0) abort();
+  char *text = fx_read(p);
+  free(p);
+  assert_non_null(text);
+  cJSON *j = cJSON_Parse(text);
+  free(text);
+  assert_non_null(j);
+  return j;
+}
+
+static const cJSON *sarif_results(const cJSON *log) {
+  return cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(log, "runs"), 0), "results");
+}
+
+static void test_text_and_exit_status(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "buggy.c", BUGGY));
+  free(fx_write(e->dir, "clean.c", CLEAN));
+  char *I = inc(e);
+  assert_int_equal(run(e, "--no-cache clean.c %s", I), 0);
+  assert_string_equal(e->out, "");
+  assert_int_equal(run(e, "--no-cache buggy.c %s", I), 1);
+  if (!strstr(e->out, "buggy.c:9:18: error: ")) fail_msg("text output:\n%s", e->out);
+  assert_non_null(strstr(e->out, "[backend-mismatch]\n  dt_tensor *c = dt_add(a, b);\n"
+                                 "                 ^"));
+  assert_non_null(strstr(e->err, "1 error generated."));
+  assert_null(strstr(e->out, "generated."));
+  assert_int_equal(run(e, "--no-cache -q buggy.c %s", I), 1);
+  assert_null(strstr(e->err, "generated."));
+  assert_int_equal(run(e, "--no-cache --fail-on never buggy.c %s", I), 0);
+  assert_non_null(strstr(e->out, "[backend-mismatch]"));
+  free(I);
+}
+
+static void test_json_and_sarif(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "src dir/buggy.c", BUGGY));
+  char *I = inc(e);
+  assert_int_equal(run(e, "--no-cache --format json -o out.json 'src dir/buggy.c' %s", I), 1);
+  cJSON *j = read_json(e, "out.json");
+  const cJSON *f = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "findings"), 0);
+  assert_string_equal(cJSON_GetObjectItem(f, "rule")->valuestring, "backend-mismatch");
+  assert_int_equal(cJSON_GetObjectItem(f, "line")->valueint, 9);
+  assert_int_equal(cJSON_GetObjectItem(f, "col")->valueint, 18);
+  cJSON_Delete(j);
+
+  assert_int_equal(run(e, "--no-cache --format sarif -o out.sarif --root . 'src dir/buggy.c' %s",
+                       I), 1);
+  cJSON *log = read_json(e, "out.sarif");
+  const cJSON *res = cJSON_GetArrayItem(sarif_results(log), 0);
+  assert_string_equal(cJSON_GetObjectItem(res, "ruleId")->valuestring, "backend-mismatch");
+  const cJSON *pl = cJSON_GetObjectItem(
+      cJSON_GetArrayItem(cJSON_GetObjectItem(res, "locations"), 0), "physicalLocation");
+  const cJSON *al = cJSON_GetObjectItem(pl, "artifactLocation");
+  assert_string_equal(cJSON_GetObjectItem(al, "uri")->valuestring, "src%20dir/buggy.c");
+  assert_string_equal(cJSON_GetObjectItem(al, "uriBaseId")->valuestring, "%SRCROOT%");
+  assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(pl, "region"), "startLine")->valueint,
+                   9);
+  assert_non_null(cJSON_GetObjectItem(res, "partialFingerprints"));
+  cJSON_Delete(log);
+  free(I);
+}
+
+static void test_suppression_comment(void **state) {
+  e2e *e = *state;
+  char *text = replaced(BUGGY, "/* the next call mixes cpu and sim:0 */",
+                        "// tagcheck: ignore[backend-mismatch] mixed on purpose");
+  free(fx_write(e->dir, "sup.c", text));
+  free(text);
+  char *I = inc(e);
+  assert_int_equal(run(e, "--no-cache sup.c %s", I), 0);
+  assert_string_equal(e->out, "");
+  assert_int_equal(run(e, "--no-cache --show-suppressed sup.c %s", I), 0);
+  assert_non_null(strstr(e->out, "(suppressed"));
+  assert_int_equal(run(e, "--no-cache --format sarif -o s.sarif sup.c %s", I), 0);
+  cJSON *log = read_json(e, "s.sarif");
+  const cJSON *res = cJSON_GetArrayItem(sarif_results(log), 0);
+  assert_non_null(res);
+  assert_string_equal(
+      cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(res, "suppressions"), 0), "kind")
+          ->valuestring,
+      "inSource");
+  cJSON_Delete(log);
+  free(I);
+}
+
+static void test_baseline_survives_inserted_lines(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "b.c", BUGGY));
+  char *I = inc(e);
+  assert_int_equal(run(e, "--no-cache --format sarif -o base.sarif b.c %s", I), 1);
+  char *moved = NULL;
+  if (asprintf(&moved, "/* a new header comment */\n\n%s", BUGGY) < 0) abort();
+  free(fx_write(e->dir, "b.c", moved));
+  free(moved);
+  assert_int_equal(run(e, "--no-cache --baseline base.sarif b.c %s", I), 0);
+  assert_string_equal(e->out, "");
+  /* a second, new mismatch is reported */
+  char *more = replaced(BUGGY, "  dt_free(c);\n", "  dt_add(b, a);\n  dt_free(c);\n");
+  free(fx_write(e->dir, "b.c", more));
+  free(more);
+  assert_int_equal(run(e, "--no-cache --baseline base.sarif b.c %s", I), 1);
+  assert_non_null(strstr(e->out, "b.c:10:"));
+  assert_null(strstr(e->out, "b.c:9:"));
+  assert_int_equal(run(e, "--no-cache --baseline missing.sarif b.c %s", I), 2);
+  assert_non_null(strstr(e->err, "missing.sarif"));
+  free(I);
+}
+
+static void test_config_file(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "proj/src/c.c", BUGGY));
+  char *I = inc(e);
+  free(fx_write(e->dir, "proj/.tagcheck.json",
+                "{\"severity\": {\"backend-mismatch\": \"warning\"}, \"fail-on\": \"error\"}"));
+  assert_int_equal(run(e, "--no-cache proj/src/c.c %s", I), 0);
+  assert_non_null(strstr(e->out, "c.c:9:18: warning: "));
+  assert_int_equal(run(e, "--no-cache --fail-on warning proj/src/c.c %s", I), 1);
+  free(fx_write(e->dir, "proj/.tagcheck.json", "{\"exclude\": [\"src/**\"]}"));
+  assert_int_equal(run(e, "--no-cache proj/src/c.c %s", I), 0);
+  free(fx_write(e->dir, "proj/.tagcheck.json", "{\n  \"severity\": {\"backend-mismatch\": 3}\n}"));
+  assert_int_equal(run(e, "--no-cache proj/src/c.c %s", I), 2);
+  if (!strstr(e->err, ".tagcheck.json:2:")) fail_msg("stderr: %s", e->err);
+  free(I);
+}
+
+static void test_failed_unit(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "good.c", BUGGY));
+  free(fx_write(e->dir, "broken.c", "#include \"no_such_header.h\"\nint x = ;\n"));
+  char *I = inc(e);
+  assert_int_equal(run(e, "--no-cache --format sarif -o f.sarif good.c broken.c %s", I), 3);
+  cJSON *log = read_json(e, "f.sarif");
+  const cJSON *inv =
+      cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(log, "runs"), 0),
+                                             "invocations"),
+                         0);
+  assert_true(cJSON_IsFalse(cJSON_GetObjectItem(inv, "executionSuccessful")));
+  const cJSON *n = cJSON_GetArrayItem(cJSON_GetObjectItem(inv, "toolExecutionNotifications"), 0);
+  assert_non_null(strstr(cJSON_GetObjectItem(cJSON_GetObjectItem(n, "message"), "text")->valuestring,
+                         "broken.c"));
+  assert_true(cJSON_GetArraySize(sarif_results(log)) >= 1); /* good.c still analyzed */
+  cJSON_Delete(log);
+  free(I);
+}
+
+static void test_shards_and_merge(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "db/one.c", BUGGY));
+  free(fx_write(e->dir, "db/two.c", BUGGY));
+  char *db = NULL;
+  if (asprintf(&db,
+               "[{\"directory\": \"%s/db\", \"file\": \"one.c\", \"arguments\": [\"cc\", \"-c\", "
+               "\"-I%s/runtime/include\", \"one.c\"]},\n"
+               " {\"directory\": \"%s/db\", \"file\": \"two.c\", \"arguments\": [\"cc\", \"-c\", "
+               "\"-I%s/runtime/include\", \"two.c\"]}]\n",
+               e->dir, e->src, e->dir, e->src) < 0)
+    abort();
+  free(fx_write(e->dir, "db/compile_commands.json", db));
+  free(db);
+  assert_int_equal(run(e, "--no-cache -p db --shard 1/2 --format sarif -o s1.sarif"), 1);
+  assert_int_equal(run(e, "--no-cache -p db --shard 2/2 --format sarif -o s2.sarif"), 1);
+  cJSON *l1 = read_json(e, "s1.sarif"), *l2 = read_json(e, "s2.sarif");
+  assert_int_equal(cJSON_GetArraySize(sarif_results(l1)), 1);
+  assert_int_equal(cJSON_GetArraySize(sarif_results(l2)), 1);
+  cJSON_Delete(l1);
+  cJSON_Delete(l2);
+  assert_int_equal(run(e, "merge -o m.sarif s1.sarif s2.sarif s1.sarif"), 0);
+  cJSON *m = read_json(e, "m.sarif");
+  assert_int_equal(cJSON_GetArraySize(sarif_results(m)), 2);
+  cJSON_Delete(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_text_and_exit_status, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_json_and_sarif, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_suppression_comment, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_baseline_survives_inserted_lines, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_config_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_failed_unit, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_shards_and_merge, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
