@@ -1,0 +1,9 @@
+// corpus/multi/global_device/features.h — feature extraction interface.
+#ifndef GLOBAL_DEVICE_FEATURES_H
+#define GLOBAL_DEVICE_FEATURES_H
+
+#include <dt/dt.h>
+
+dt_tensor *extract_features(int n);
+
+#endif
