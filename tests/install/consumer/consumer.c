@@ -13,13 +13,18 @@ int main(void) {
   dt_tensor *c = dt_matmul(a, t);
   dt_tensor *s = dt_add(a, b);
   float v[4];
-  if (!a || !b || !t || !c || !s || dt_read_floats(s, v, 4) != 0) return 1;
-  if (v[0] != 2 || v[3] != 5) return 2;
+  int rc = 0;
+  if (!a || !b || !t || !c || !s || dt_read_floats(s, v, 4) != 0)
+    rc = 1;
+  else if (v[0] != 2 || v[3] != 5)
+    rc = 2;
   dt_tensor *i = dt_from_ints(dt_cpu(), (const int64_t[]){1, 2}, 1, (const int64_t[]){2});
-  if (dt_add(b, i) != NULL || dt_last_status() != DT_ERR_KIND_MISMATCH) return 3;
-  if (strstr(dt_last_error(), "consumer.c:") == NULL ||
-      strstr(dt_last_error(), "[kind-mismatch]") == NULL)
-    return 4;
-  printf("consumer: ok (%s)\n", DT_VERSION_STRING);
-  return 0;
+  if (rc == 0 && (dt_add(b, i) != NULL || dt_last_status() != DT_ERR_KIND_MISMATCH)) rc = 3;
+  if (rc == 0 && (strstr(dt_last_error(), "consumer.c:") == NULL ||
+                  strstr(dt_last_error(), "[kind-mismatch]") == NULL))
+    rc = 4;
+  dt_tensor *all[] = {a, b, t, c, s, i};
+  for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) dt_free(all[k]);
+  if (rc == 0) printf("consumer: ok (%s)\n", DT_VERSION_STRING);
+  return rc;
 }
