@@ -2,7 +2,7 @@
 // g_device (a global defined in another file). Clean.
 #include <stdio.h>
 
-#include "features.h"
+#include "extract.h"
 #include "runtime_cfg.h"
 
 int main(void) {

@@ -1,4 +1,4 @@
-// corpus/multi/global_device/features.h — feature extraction interface.
+// corpus/multi/global_device/extract.h — feature extraction interface.
 #ifndef GLOBAL_DEVICE_FEATURES_H
 #define GLOBAL_DEVICE_FEATURES_H
 

@@ -1,5 +1,5 @@
-// corpus/multi/global_device/features.c — feature extraction on the global device.
-#include "features.h"
+// corpus/multi/global_device/extract.c — feature extraction on the global device.
+#include "extract.h"
 #include "runtime_cfg.h"
 
 dt_tensor *extract_features(int n) {
