@@ -36,6 +36,7 @@ DIRECTIVE_RE = re.compile(r"^\s*(?://|/?\*+)?\s*(tagcheck-args|run-args|run-exit
 RUNTIME_LINE_RE = re.compile(r"^(.+?):(\d+): (dt_\w+): (.*) \[([a-z][a-z0-9-]*)\]\s*$")
 RULE_DEF_RE = re.compile(r'DT_RULE\(\s*(DT_ERR_\w+)\s*,\s*"([a-z0-9-]+)"')
 LEVELS = ("error", "warning")
+FINGERPRINT_KEY = "tagcheckFingerprint/v1"  # dt/fingerprint.h
 
 
 class CorpusError(Exception):
@@ -192,8 +193,9 @@ def discover(corpus_dir):
 
 
 class Finding:
-    def __init__(self, path, line, rule, level, message):
+    def __init__(self, path, line, rule, level, message, fingerprint=None):
         self.path, self.line, self.rule, self.level, self.message = path, line, rule, level, message
+        self.fingerprint = fingerprint
 
     def key(self):
         return (self.path, self.line, self.rule)
@@ -233,7 +235,7 @@ def parse_findings(doc, base_dir):
         if not os.path.isabs(path):
             path = os.path.join(base_dir, path)
         out.append(Finding(os.path.realpath(path), int(line), rule, level,
-                           _first(d, "message", "text") or ""))
+                           _first(d, "message", "text") or "", d.get("fingerprint")))
     return out
 
 
@@ -283,7 +285,7 @@ class Context:
             return res
         work = self.pwork(prog)
         cmd = [tool, "--format", "json", "--no-cache", "-j", "1", "--rules", self.m["rules"],
-               "-q"] + prog.tagcheck_args()
+               "--root", self.m["source_dir"], "-q"] + prog.tagcheck_args()
         if prog.is_project:
             entries = []
             for src in prog.sources:
@@ -375,6 +377,7 @@ class Context:
         # leak reports (sanitizer builds) are the runtime tests' business, not the oracle's.
         env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
         env["DT_REPORT"] = sarif
+        env["DT_REPORT_ROOT"] = self.m["source_dir"]  # as tagcheck's --root: same fingerprints
         try:
             p = subprocess.run([exe] + prog.run_args(), capture_output=True, text=True,
                                timeout=float(self.m.get("run_timeout", 120)), env=env, cwd=work)
@@ -521,6 +524,7 @@ def sarif_agrees(run):
             continue
         if r.get("ruleId") == fl["rule"] and line == fl["line"] and \
                 fl["path"].endswith(uri.split("/")[-1]):
+            run["fingerprint"] = (r.get("partialFingerprints") or {}).get(FINGERPRINT_KEY)
             return True, ""
     return False, "DT_REPORT log lacks the run-time failure %s at line %d" % (fl["rule"], fl["line"])
 
@@ -565,7 +569,18 @@ def check_oracle(ctx, prog, out):
     ok_r, why_r = sarif_agrees(run)
     if not ok_r:
         out.append("  " + why_r)
-    return ok_a and ok_s and ok_r and not run.get("note"), row
+    ok_f = True
+    if ok_s and ok_r and run["kind"] == "tag-failure" and not err:
+        # The same bug seen by both halves must carry the same fingerprint (dt/fingerprint.h),
+        # so that merged static and run-time reports count it once.
+        fl = run["failure"]
+        static = [f for f in findings if f.key() == (fl["path"], fl["line"], fl["rule"])]
+        if static and static[0].fingerprint and static[0].fingerprint != run.get("fingerprint"):
+            ok_f = False
+            out.append("  fingerprints differ at %s:%d: analyzer %s, runtime %s" % (
+                os.path.basename(fl["path"]), fl["line"], static[0].fingerprint,
+                run.get("fingerprint")))
+    return ok_a and ok_s and ok_r and ok_f and not run.get("note"), row
 
 
 def describe_run(ctx, run):
