@@ -187,6 +187,8 @@ tc_sym tc_intern_n(tc_program *p, const char *s, size_t n) {
 
 tc_sym tc_intern(tc_program *p, const char *s) { return s ? tc_intern_n(p, s, strlen(s)) : 0; }
 
+uint32_t tc_ir_sym_count(const tc_program *p) { return p->strings->n; }
+
 const char *tc_str(const tc_program *p, tc_sym s) {
   if (!p || s == 0 || s >= p->strings->n) return "";
   return p->strings->strs[s];

@@ -11,4 +11,7 @@ typedef void (*tc_sym_fn)(tc_sym *sym, void *ctx);
 
 void tc_ir_walk_unit_syms(tc_unit *u, tc_sym_fn fn, void *ctx);
 
+/* The number of syms in p's string table (valid syms are 1 .. count-1). */
+uint32_t tc_ir_sym_count(const tc_program *p);
+
 #endif /* TC_IR_WALK_H */

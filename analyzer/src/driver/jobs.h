@@ -1,0 +1,32 @@
+/* analyzer/src/driver/jobs.h — lowering many units on N threads: each worker owns a parser
+ * (its own CXIndex) and a large stack, takes the next unit, and leaves a one-unit program (from
+ * the cache or a fresh parse) and the unit's failure, if any, in that unit's slot. Results are
+ * per slot, so what the caller merges in slot order is the same whatever N. */
+#ifndef TC_JOBS_H
+#define TC_JOBS_H
+
+#include <stddef.h>
+
+#include "frontend/compdb.h"
+#include "ir/ir.h"
+
+typedef struct tc_cache tc_cache;
+
+typedef struct tc_job_unit {
+  const tc_compile_cmd *cmd; /* NULL: nothing to parse (failure already set) */
+  tc_program *prog;          /* result: one unit, or NULL */
+  char *failure;             /* result: why the unit could not be (fully) analyzed */
+  int from_cache;            /* result: the IR came from the cache */
+} tc_job_unit;
+
+/* Lowers every unit with `jobs` threads (0: one per core). cache may be NULL. Returns 0, or -1
+   when out of memory or no thread could be started. */
+int tc_jobs_run(tc_job_unit *units, size_t n, int jobs, tc_cache *cache);
+/* The number of cores available. */
+int tc_jobs_cores(void);
+/* Runs fn(arg) on a new thread with a stack large enough for deeply nested code and waits for
+   it; the editor mode uses it to analyze on a long-lived process's behalf. Returns 0, or -1
+   when the thread could not be started (fn then runs on the caller's thread). */
+int tc_run_on_big_stack(void (*fn)(void *), void *arg);
+
+#endif /* TC_JOBS_H */

@@ -1,0 +1,632 @@
+/* analyzer/src/frontend/compdb.c — compile_commands.json → one argument vector per unit, ready
+ * for libclang: shell splitting of `command`, @response files, relative directories and files,
+ * filtering of compiler flags clang does not need or does not know (outputs, dependency files,
+ * linker flags, warnings, gcc-only -f/-m options), absolute include paths, and the additions
+ * every unit needs (libclang's resource directory, -D__TAGCHECK__=1). */
+#include "frontend/compdb.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef TC_CLANG_RESOURCE_DIR
+#define TC_CLANG_RESOURCE_DIR ""
+#endif
+
+/* ---- string vectors ---- */
+
+typedef struct strvec {
+  char **v;
+  size_t n, cap;
+  int oom;
+} strvec;
+
+static void sv_push_n(strvec *sv, const char *s, size_t len) {
+  if (sv->oom) return;
+  if (sv->n + 2 > sv->cap) {
+    size_t cap = sv->cap ? sv->cap * 2 : 16;
+    char **v = realloc(sv->v, cap * sizeof *v);
+    if (!v) {
+      sv->oom = 1;
+      return;
+    }
+    sv->v = v;
+    sv->cap = cap;
+  }
+  char *copy = malloc(len + 1);
+  if (!copy) {
+    sv->oom = 1;
+    return;
+  }
+  memcpy(copy, s, len);
+  copy[len] = '\0';
+  sv->v[sv->n++] = copy;
+  sv->v[sv->n] = NULL;
+}
+
+static void sv_push(strvec *sv, const char *s) { sv_push_n(sv, s, strlen(s)); }
+
+static void sv_push2(strvec *sv, const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  char *tmp = malloc(la + lb + 1);
+  if (!tmp) {
+    sv->oom = 1;
+    return;
+  }
+  memcpy(tmp, a, la);
+  memcpy(tmp + la, b, lb + 1);
+  sv_push_n(sv, tmp, la + lb);
+  free(tmp);
+}
+
+void tc_argv_free(char **argv, size_t argc) {
+  if (!argv) return;
+  for (size_t i = 0; i < argc; i++) free(argv[i]);
+  free(argv);
+}
+
+static void sv_free(strvec *sv) {
+  tc_argv_free(sv->v, sv->n);
+  memset(sv, 0, sizeof *sv);
+}
+
+/* ---- paths ---- */
+
+char *tc_path_absolute(const char *path, const char *dir) {
+  char cwd[PATH_MAX];
+  const char *base = dir;
+  if (!base || !*base) base = getcwd(cwd, sizeof cwd) ? cwd : "/";
+  size_t lp = strlen(path), lb = strlen(base);
+  char *buf = malloc(lp + lb + 3);
+  if (!buf) return NULL;
+  if (path[0] == '/') memcpy(buf, path, lp + 1);
+  else if (base[0] == '/') snprintf(buf, lp + lb + 3, "%s/%s", base, path);
+  else snprintf(buf, lp + lb + 3, "/%s/%s", base, path);
+  /* lexical normalization: //, ., .. */
+  size_t olen = 1;
+  const char *in = buf;
+  while (*in) {
+    while (*in == '/') in++;
+    if (!*in) break;
+    const char *seg = in;
+    while (*in && *in != '/') in++;
+    size_t sl = (size_t)(in - seg);
+    if (sl == 1 && seg[0] == '.') continue;
+    if (sl == 2 && seg[0] == '.' && seg[1] == '.') {
+      while (olen > 1 && buf[olen - 1] != '/') olen--;
+      if (olen > 1) olen--;
+      continue;
+    }
+    if (olen > 1) buf[olen++] = '/';
+    memmove(buf + olen, seg, sl);
+    olen += sl;
+  }
+  buf[olen] = '\0';
+  return buf;
+}
+
+/* ---- shell splitting ---- */
+
+int tc_shell_split(const char *cmd, char ***argv_out, size_t *argc_out) {
+  strvec sv = {0};
+  size_t len = strlen(cmd);
+  char *word = malloc(len + 1);
+  if (!word) return -1;
+  size_t wn = 0;
+  int in_word = 0, rc = 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = cmd[i];
+    if (c == '\\') {
+      if (i + 1 < len) {
+        if (cmd[i + 1] != '\n') word[wn++] = cmd[i + 1];
+        in_word = in_word || cmd[i + 1] != '\n';
+        i++;
+      }
+    } else if (c == '\'') {
+      in_word = 1;
+      for (i++; i < len && cmd[i] != '\''; i++) word[wn++] = cmd[i];
+      if (i >= len) rc = -1;
+    } else if (c == '"') {
+      in_word = 1;
+      for (i++; i < len && cmd[i] != '"'; i++) {
+        if (cmd[i] == '\\' && i + 1 < len &&
+            (cmd[i + 1] == '$' || cmd[i + 1] == '`' || cmd[i + 1] == '"' || cmd[i + 1] == '\\' ||
+             cmd[i + 1] == '\n')) {
+          i++;
+          if (cmd[i] == '\n') continue;
+        }
+        word[wn++] = cmd[i];
+      }
+      if (i >= len) rc = -1;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (in_word) sv_push_n(&sv, word, wn);
+      wn = 0;
+      in_word = 0;
+    } else {
+      word[wn++] = c;
+      in_word = 1;
+    }
+  }
+  if (in_word) sv_push_n(&sv, word, wn);
+  free(word);
+  if (rc != 0 || sv.oom) {
+    sv_free(&sv);
+    return -1;
+  }
+  if (!sv.v) {
+    sv.v = calloc(1, sizeof *sv.v);
+    if (!sv.v) return -1;
+  }
+  *argv_out = sv.v;
+  *argc_out = sv.n;
+  return 0;
+}
+
+/* ---- filtering ---- */
+
+static int in_list(const char *s, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(s, list[i]) == 0) return 1;
+  return 0;
+}
+
+static int has_prefix_in(const char *s, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(s, list[i], strlen(list[i])) == 0) return 1;
+  return 0;
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Options followed by a separate value that we keep; those whose value is a path. */
+static const char *const sep_keep_path[] = {"-I", "-isystem", "-iquote", "-idirafter", "-include",
+                                            "-imacros", "-isysroot", "--sysroot", "-iframework",
+                                            "-iwithsysroot", "-cxx-isystem"};
+static const char *const sep_keep[] = {"-D", "-U", "-x", "-target", "-arch", "-iprefix",
+                                       "-iwithprefix", "-iwithprefixbefore", "-imultilib"};
+/* Options followed by a separate value that we drop. */
+static const char *const sep_drop[] = {
+  "-o", "-MF", "-MT", "-MQ", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "--param",
+  "-aux-info", "-T", "-u", "-z", "-l", "-L", "-B", "-e", "-dumpbase", "-dumpdir", "-include-pch",
+  "-Xcuda-ptxas", "-Xcuda-fatbinary", "-Xarch_host", "-Xarch_device", "-Xopenmp-target",
+  "-ccc-install-dir", "-serialize-diagnostics", "-MJ", "-fmodules-cache-path", "-wrapper"};
+/* Joined forms we keep (prefix followed by the value); those whose value is a path. */
+static const char *const joined_keep_path[] = {"-isystem", "-iquote", "-idirafter", "-I",
+                                               "--sysroot=", "-isysroot", "-iframework"};
+static const char *const joined_keep[] = {"-D", "-U", "-std=", "--std=", "--target=", "-x"};
+/* Flags that change what the preprocessor or the parser sees and that clang knows. */
+static const char *const keep_exact[] = {
+  "-ansi", "-nostdinc", "-nostdlibinc", "-undef", "-trigraphs", "-pthread", "-fno-builtin",
+  "-fbuiltin", "-ffreestanding", "-fhosted", "-fms-extensions", "-fno-ms-extensions",
+  "-fms-compatibility", "-fshort-enums", "-fno-short-enums", "-fshort-wchar", "-fno-short-wchar",
+  "-fsigned-char", "-funsigned-char", "-fno-signed-char", "-fno-unsigned-char", "-fblocks",
+  "-fgnu89-inline", "-fno-gnu89-inline", "-fopenmp", "-fopenmp-simd", "-fpack-struct",
+  "-fdollars-in-identifiers", "-fno-dollars-in-identifiers", "-fgnu-keywords",
+  "-fno-gnu-keywords", "-fasm", "-fno-asm", "-fdeclspec", "-fno-declspec", "-fwrapv", "-fpic",
+  "-fPIC", "-fpie", "-fPIE", "-fno-pic", "-fno-PIC", "-fno-pie", "-fno-PIE", "-ffast-math",
+  "-fno-fast-math", "-ffinite-math-only", "-fno-finite-math-only", "-fno-inline",
+  "-fchar8_t", "-fno-char8_t", "-m16", "-m32", "-m64", "-mx32", "-mthumb", "-marm",
+  "-mlittle-endian", "-mbig-endian", "-msoft-float", "-mhard-float", "-mfma", "-mno-fma",
+  "-mf16c", "-mno-f16c", "-mbmi", "-mbmi2", "-mpopcnt", "-mlzcnt", "-maes", "-mpclmul", "-msha",
+  "-mmmx", "-mno-mmx", "-mcx16", "-mrdrnd", "-mrdseed", "-mmovbe", "-mxsave", "-mfp16"};
+static const char *const keep_prefix[] = {"-fno-builtin-", "-fpack-struct=", "-march=", "-mcpu=",
+                                          "-mfpu=", "-mfloat-abi=", "-mabi=", "-msse", "-mno-sse",
+                                          "-mavx", "-mno-avx", "-fmax-type-align="};
+
+typedef struct filter_ctx {
+  strvec *out;
+  const char *dir;
+  int depth; /* @file nesting */
+} filter_ctx;
+
+static void push_path(filter_ctx *fc, const char *opt, const char *path, int joined) {
+  char *abs = path[0] ? tc_path_absolute(path, fc->dir) : NULL;
+  const char *p = abs ? abs : path;
+  if (joined) {
+    sv_push2(fc->out, opt, p);
+  } else {
+    sv_push(fc->out, opt);
+    sv_push(fc->out, p);
+  }
+  free(abs);
+}
+
+static void filter(filter_ctx *fc, const char *const *in, size_t n);
+
+static void expand_response_file(filter_ctx *fc, const char *name) {
+  if (fc->depth >= 8) return;
+  char *path = tc_path_absolute(name, fc->dir);
+  if (!path) return;
+  FILE *f = fopen(path, "rb");
+  free(path);
+  if (!f) return; /* like gcc, an unreadable @file is ignored (here: dropped) */
+  char *text = NULL;
+  size_t len = 0, cap = 0;
+  char buf[4096];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+    if (len + got + 1 > cap) {
+      cap = (len + got + 1) * 2;
+      char *t = realloc(text, cap);
+      if (!t) {
+        free(text);
+        fclose(f);
+        fc->out->oom = 1;
+        return;
+      }
+      text = t;
+    }
+    memcpy(text + len, buf, got);
+    len += got;
+  }
+  fclose(f);
+  if (!text) return;
+  text[len] = '\0';
+  char **argv = NULL;
+  size_t argc = 0;
+  if (tc_shell_split(text, &argv, &argc) == 0) {
+    fc->depth++;
+    filter(fc, (const char *const *)argv, argc);
+    fc->depth--;
+    tc_argv_free(argv, argc);
+  }
+  free(text);
+}
+
+/* -Wp,-DX,-MD,file: keeps the preprocessor definitions and include paths. */
+static void filter_wp(filter_ctx *fc, const char *arg) {
+  const char *p = arg + 4;
+  while (*p) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n > 2 && (strncmp(p, "-D", 2) == 0 || strncmp(p, "-U", 2) == 0)) {
+      sv_push_n(fc->out, p, n);
+    } else if (n > 2 && strncmp(p, "-I", 2) == 0) {
+      char *val = malloc(n - 1);
+      if (val) {
+        memcpy(val, p + 2, n - 2);
+        val[n - 2] = '\0';
+        push_path(fc, "-I", val, 1);
+        free(val);
+      }
+    }
+    if (!e) break;
+    p = e + 1;
+  }
+}
+
+static void filter(filter_ctx *fc, const char *const *in, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const char *a = in[i];
+    if (a[0] == '@' && a[1]) {
+      expand_response_file(fc, a + 1);
+      continue;
+    }
+    if (a[0] != '-' || a[1] == '\0') continue; /* inputs (the source file), "-" (stdin) */
+    if (in_list(a, sep_keep_path, COUNT(sep_keep_path))) {
+      if (i + 1 < n) push_path(fc, a, in[++i], 0);
+      continue;
+    }
+    if (in_list(a, sep_keep, COUNT(sep_keep))) {
+      if (i + 1 < n) {
+        sv_push(fc->out, a);
+        sv_push(fc->out, in[++i]);
+      }
+      continue;
+    }
+    if (in_list(a, sep_drop, COUNT(sep_drop))) {
+      i++;
+      continue;
+    }
+    if (strncmp(a, "-Wp,", 4) == 0) {
+      filter_wp(fc, a);
+      continue;
+    }
+    if (in_list(a, keep_exact, COUNT(keep_exact)) ||
+        has_prefix_in(a, keep_prefix, COUNT(keep_prefix))) {
+      sv_push(fc->out, a);
+      continue;
+    }
+    int done = 0;
+    for (size_t k = 0; k < COUNT(joined_keep_path) && !done; k++) {
+      size_t pl = strlen(joined_keep_path[k]);
+      if (strncmp(a, joined_keep_path[k], pl) == 0 && a[pl]) {
+        push_path(fc, joined_keep_path[k], a + pl, 1);
+        done = 1;
+      }
+    }
+    for (size_t k = 0; k < COUNT(joined_keep) && !done; k++) {
+      size_t pl = strlen(joined_keep[k]);
+      if (strncmp(a, joined_keep[k], pl) == 0 && a[pl]) {
+        sv_push(fc->out, a);
+        done = 1;
+      }
+    }
+    /* everything else (-c, -o…, -M…, -W…, -O…, -g…, unknown -f/-m, linker flags) is dropped */
+  }
+}
+
+int tc_filter_args(const char *const *in, size_t n, int has_compiler, const char *directory,
+                   char ***out, size_t *out_n) {
+  strvec sv = {0};
+  filter_ctx fc = {&sv, directory, 0};
+  if (has_compiler && n > 0) {
+    in++;
+    n--;
+  }
+  filter(&fc, in, n);
+  if (TC_CLANG_RESOURCE_DIR[0]) {
+    sv_push(&sv, "-resource-dir");
+    sv_push(&sv, TC_CLANG_RESOURCE_DIR);
+  }
+  sv_push(&sv, "-D__TAGCHECK__=1");
+  sv_push(&sv, "-w"); /* warnings are not reported: errors still are */
+  if (sv.oom) {
+    sv_free(&sv);
+    return -1;
+  }
+  *out = sv.v;
+  *out_n = sv.n;
+  return 0;
+}
+
+/* ---- commands ---- */
+
+void tc_compile_cmd_free(tc_compile_cmd *c) {
+  if (!c) return;
+  free(c->file);
+  free(c->directory);
+  tc_argv_free(c->argv, c->argc);
+  memset(c, 0, sizeof *c);
+}
+
+int tc_compile_cmd_copy(const tc_compile_cmd *src, tc_compile_cmd *dst) {
+  memset(dst, 0, sizeof *dst);
+  strvec sv = {0};
+  for (size_t i = 0; i < src->argc; i++) sv_push(&sv, src->argv[i]);
+  dst->file = strdup(src->file);
+  dst->directory = strdup(src->directory);
+  dst->argv = sv.v;
+  dst->argc = sv.n;
+  if (sv.oom || !dst->file || !dst->directory || (src->argc && !dst->argv)) {
+    tc_compile_cmd_free(dst);
+    return -1;
+  }
+  if (!dst->argv) dst->argv = calloc(1, sizeof *dst->argv);
+  return dst->argv ? 0 : -1;
+}
+
+int tc_compile_cmd_from_args(const char *file, const char *const *args, size_t n_args,
+                             const char *cwd, tc_compile_cmd *out) {
+  memset(out, 0, sizeof *out);
+  char buf[PATH_MAX];
+  const char *dir = cwd ? cwd : getcwd(buf, sizeof buf);
+  out->directory = tc_path_absolute(dir ? dir : "/", NULL);
+  out->file = tc_path_absolute(file, out->directory);
+  if (!out->directory || !out->file ||
+      tc_filter_args(args, n_args, 0, out->directory, &out->argv, &out->argc) != 0) {
+    tc_compile_cmd_free(out);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- the database ---- */
+
+void tc_compdb_free(tc_compdb *db) {
+  if (!db) return;
+  for (size_t i = 0; i < db->n; i++) tc_compile_cmd_free(&db->cmds[i]);
+  free(db->cmds);
+  free(db->path);
+  memset(db, 0, sizeof *db);
+}
+
+static void line_col(const char *text, size_t len, size_t off, unsigned *line, unsigned *col) {
+  *line = 1;
+  *col = 1;
+  for (size_t i = 0; i < off && i < len; i++) {
+    if (text[i] == '\n') {
+      (*line)++;
+      *col = 1;
+    } else {
+      (*col)++;
+    }
+  }
+}
+
+static int same_cmd(const tc_compile_cmd *a, const tc_compile_cmd *b) {
+  if (strcmp(a->file, b->file) != 0 || a->argc != b->argc) return 0;
+  for (size_t i = 0; i < a->argc; i++)
+    if (strcmp(a->argv[i], b->argv[i]) != 0) return 0;
+  return 1;
+}
+
+static uint64_t cmd_hash(const tc_compile_cmd *c) {
+  uint64_t h = 1469598103934665603ull;
+  const char *s = c->file;
+  for (size_t i = 0;; i++) {
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull;
+    if (i >= c->argc) break;
+    s = c->argv[i];
+  }
+  return h;
+}
+
+/* Parses one entry into cmd; returns NULL or what is wrong with it. */
+static const char *parse_entry(const cJSON *e, const char *db_dir, tc_compile_cmd *cmd) {
+  memset(cmd, 0, sizeof *cmd);
+  if (!cJSON_IsObject(e)) return "not a JSON object";
+  const cJSON *dir = cJSON_GetObjectItemCaseSensitive(e, "directory");
+  const cJSON *file = cJSON_GetObjectItemCaseSensitive(e, "file");
+  const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "arguments");
+  const cJSON *command = cJSON_GetObjectItemCaseSensitive(e, "command");
+  if (!cJSON_IsString(dir)) return "\"directory\" is missing or not a string";
+  if (!cJSON_IsString(file) || !file->valuestring[0]) return "\"file\" is missing or not a string";
+  char **argv = NULL;
+  size_t argc = 0;
+  if (args) {
+    if (!cJSON_IsArray(args)) return "\"arguments\" is not an array of strings";
+    int n = cJSON_GetArraySize(args);
+    argv = calloc((size_t)n + 1, sizeof *argv);
+    if (!argv) return "out of memory";
+    const cJSON *a;
+    cJSON_ArrayForEach(a, args) {
+      if (!cJSON_IsString(a)) {
+        tc_argv_free(argv, argc);
+        return "\"arguments\" is not an array of strings";
+      }
+      argv[argc] = strdup(a->valuestring);
+      if (!argv[argc]) {
+        tc_argv_free(argv, argc);
+        return "out of memory";
+      }
+      argc++;
+    }
+  } else if (command) {
+    if (!cJSON_IsString(command)) return "\"command\" is not a string";
+    if (tc_shell_split(command->valuestring, &argv, &argc) != 0)
+      return "\"command\" has an unterminated quote";
+  } else {
+    return "neither \"arguments\" nor \"command\" is given";
+  }
+  cmd->directory = tc_path_absolute(dir->valuestring, db_dir);
+  cmd->file = cmd->directory ? tc_path_absolute(file->valuestring, cmd->directory) : NULL;
+  int rc = cmd->file ? tc_filter_args((const char *const *)argv, argc, 1, cmd->directory,
+                                      &cmd->argv, &cmd->argc)
+                     : -1;
+  tc_argv_free(argv, argc);
+  if (rc != 0) {
+    tc_compile_cmd_free(cmd);
+    return "out of memory";
+  }
+  return NULL;
+}
+
+int tc_compdb_parse(const char *text, size_t len, const char *db_path, const char *db_dir,
+                    tc_compdb *out, char *err, size_t err_len) {
+  memset(out, 0, sizeof *out);
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  if (!root) {
+    unsigned line, col;
+    size_t off = end && end >= text ? (size_t)(end - text) : 0;
+    line_col(text, len, off, &line, &col);
+    snprintf(err, err_len, "%s:%u:%u: malformed JSON in the compilation database", db_path, line,
+             col);
+    return -1;
+  }
+  int rc = -1;
+  uint64_t *hashes = NULL;
+  if (!cJSON_IsArray(root)) {
+    snprintf(err, err_len, "%s: the compilation database must be a JSON array of entries",
+             db_path);
+    goto done;
+  }
+  size_t n = (size_t)cJSON_GetArraySize(root);
+  out->cmds = calloc(n ? n : 1, sizeof *out->cmds);
+  hashes = calloc(n ? n : 1, sizeof *hashes);
+  out->path = strdup(db_path);
+  if (!out->cmds || !hashes || !out->path) {
+    snprintf(err, err_len, "%s: out of memory", db_path);
+    goto done;
+  }
+  size_t idx = 0;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, root) {
+    idx++;
+    tc_compile_cmd cmd;
+    const char *why = parse_entry(e, db_dir, &cmd);
+    if (why) {
+      snprintf(err, err_len, "%s: entry %zu of %zu: %s", db_path, idx, n, why);
+      goto done;
+    }
+    uint64_t h = cmd_hash(&cmd);
+    int dup = 0;
+    for (size_t k = 0; k < out->n && !dup; k++)
+      dup = hashes[k] == h && same_cmd(&out->cmds[k], &cmd);
+    if (dup) {
+      tc_compile_cmd_free(&cmd);
+      continue;
+    }
+    hashes[out->n] = h;
+    out->cmds[out->n++] = cmd;
+  }
+  rc = 0;
+done:
+  free(hashes);
+  cJSON_Delete(root);
+  if (rc != 0) tc_compdb_free(out);
+  return rc;
+}
+
+int tc_compdb_load(const char *dir, tc_compdb *out, char *err, size_t err_len) {
+  memset(out, 0, sizeof *out);
+  char *abs_dir = tc_path_absolute(dir, NULL);
+  if (!abs_dir) {
+    snprintf(err, err_len, "%s: out of memory", dir);
+    return -1;
+  }
+  size_t pl = strlen(abs_dir) + sizeof "/compile_commands.json";
+  char *path = malloc(pl);
+  if (!path) {
+    free(abs_dir);
+    snprintf(err, err_len, "%s: out of memory", dir);
+    return -1;
+  }
+  snprintf(path, pl, "%s/compile_commands.json", abs_dir);
+  int rc = -1;
+  char *text = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, err_len, "%s: cannot read the compilation database: %s", path, strerror(errno));
+    goto done;
+  }
+  size_t len = 0, cap = 0, got;
+  char buf[65536];
+  while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+    if (len + got + 1 > cap) {
+      cap = (len + got + 1) * 2;
+      char *t = realloc(text, cap);
+      if (!t) {
+        snprintf(err, err_len, "%s: out of memory", path);
+        fclose(f);
+        goto done;
+      }
+      text = t;
+    }
+    memcpy(text + len, buf, got);
+    len += got;
+  }
+  int read_error = ferror(f);
+  fclose(f);
+  if (read_error) {
+    snprintf(err, err_len, "%s: read error", path);
+    goto done;
+  }
+  rc = tc_compdb_parse(text ? text : "", len, path, abs_dir, out, err, err_len);
+done:
+  free(text);
+  free(path);
+  free(abs_dir);
+  return rc;
+}
+
+const tc_compile_cmd *tc_compdb_find(const tc_compdb *db, const char *file, size_t *count) {
+  char *abs = tc_path_absolute(file, NULL);
+  const tc_compile_cmd *first = NULL;
+  size_t c = 0;
+  for (size_t i = 0; abs && i < db->n; i++) {
+    if (strcmp(db->cmds[i].file, abs) != 0) continue;
+    if (!first) first = &db->cmds[i];
+    c++;
+  }
+  free(abs);
+  if (count) *count = c;
+  return first;
+}

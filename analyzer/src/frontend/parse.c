@@ -1,0 +1,176 @@
+/* analyzer/src/frontend/parse.c — libclang parsing of one unit: builds the CXUnsavedFile list,
+ * parses with the unit's arguments, turns error and fatal diagnostics into the unit's failure
+ * reason, lowers the AST (lower.c) and collects the files the unit includes. */
+#include "frontend/parse.h"
+
+#include <clang-c/Index.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/lower.h"
+
+struct tc_parser {
+  CXIndex index;
+};
+
+tc_parser *tc_parser_new(void) {
+  tc_parser *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->index = clang_createIndex(0, 0);
+  if (!p->index) {
+    free(p);
+    return NULL;
+  }
+  return p;
+}
+
+void tc_parser_free(tc_parser *p) {
+  if (!p) return;
+  clang_disposeIndex(p->index);
+  free(p);
+}
+
+enum {
+  PARSE_OPTIONS = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles
+};
+
+static CXTranslationUnit parse(tc_parser *p, const tc_compile_cmd *cmd,
+                               const tc_unsaved_file *unsaved, size_t n_unsaved,
+                               enum CXErrorCode *code) {
+  struct CXUnsavedFile *uf = NULL;
+  if (n_unsaved) {
+    uf = calloc(n_unsaved, sizeof *uf);
+    if (!uf) {
+      *code = CXError_Failure;
+      return NULL;
+    }
+    for (size_t i = 0; i < n_unsaved; i++) {
+      uf[i].Filename = unsaved[i].path;
+      uf[i].Contents = unsaved[i].text;
+      uf[i].Length = (unsigned long)unsaved[i].len;
+    }
+  }
+  CXTranslationUnit tu = NULL;
+  *code = clang_parseTranslationUnit2(p->index, cmd->file, (const char *const *)cmd->argv,
+                                      (int)cmd->argc, uf, (unsigned)n_unsaved, PARSE_OPTIONS, &tu);
+  free(uf);
+  if (*code != CXError_Success) tu = NULL;
+  return tu;
+}
+
+int tc_parse_only(tc_parser *p, const tc_compile_cmd *cmd) {
+  enum CXErrorCode code;
+  CXTranslationUnit tu = parse(p, cmd, NULL, 0, &code);
+  if (!tu) return -1;
+  clang_disposeTranslationUnit(tu);
+  return 0;
+}
+
+/* "N errors; first: file:line:col: error: message", or NULL when clang reported no error. */
+static char *failure_from_diagnostics(CXTranslationUnit tu) {
+  unsigned n = clang_getNumDiagnostics(tu), errors = 0;
+  char *first = NULL;
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+    if (sev == CXDiagnostic_Error || sev == CXDiagnostic_Fatal) {
+      errors++;
+      if (!first) {
+        CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
+                                                   CXDiagnostic_DisplayColumn);
+        const char *c = clang_getCString(s);
+        first = strdup(c ? c : "error");
+        clang_disposeString(s);
+      }
+    }
+    clang_disposeDiagnostic(d);
+  }
+  if (!errors) return NULL;
+  size_t len = (first ? strlen(first) : 0) + 64;
+  char *r = malloc(len);
+  if (r) {
+    if (errors == 1) snprintf(r, len, "%s", first ? first : "error");
+    else snprintf(r, len, "%u errors; first: %s", errors, first ? first : "error");
+  }
+  free(first);
+  return r;
+}
+
+typedef struct deps_ctx {
+  const char *dir;
+  char **v;
+  size_t n, cap;
+  int oom;
+} deps_ctx;
+
+static void collect_include(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  (void)stack;
+  (void)depth;
+  deps_ctx *dc = data;
+  if (dc->oom) return;
+  CXString s = clang_getFileName(f);
+  const char *name = clang_getCString(s);
+  char *abs = name ? tc_path_absolute(name, dc->dir) : NULL;
+  clang_disposeString(s);
+  if (!abs) return;
+  for (size_t i = 0; i < dc->n; i++) {
+    if (strcmp(dc->v[i], abs) == 0) {
+      free(abs);
+      return;
+    }
+  }
+  if (dc->n == dc->cap) {
+    size_t cap = dc->cap ? dc->cap * 2 : 32;
+    char **v = realloc(dc->v, cap * sizeof *v);
+    if (!v) {
+      free(abs);
+      dc->oom = 1;
+      return;
+    }
+    dc->v = v;
+    dc->cap = cap;
+  }
+  dc->v[dc->n++] = abs;
+}
+
+int tc_parse_unit(tc_parser *p, const tc_compile_cmd *cmd, const tc_unsaved_file *unsaved,
+                  size_t n_unsaved, int want_deps, tc_parse_result *out) {
+  memset(out, 0, sizeof *out);
+  enum CXErrorCode code;
+  CXTranslationUnit tu = parse(p, cmd, unsaved, n_unsaved, &code);
+  if (!tu) {
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s: libclang could not parse the unit (%s)", cmd->file,
+             code == CXError_Crashed ? "libclang crashed"
+             : code == CXError_InvalidArguments ? "invalid arguments"
+             : code == CXError_ASTReadError ? "AST read error" : "no translation unit");
+    out->failure = strdup(buf);
+    return out->failure ? 0 : -1;
+  }
+  int rc = 0;
+  out->failure = failure_from_diagnostics(tu);
+  out->prog = tc_program_new();
+  tc_lower_opts opts = {cmd->directory};
+  if (!out->prog || tc_lower_tu(out->prog, tu, cmd->file, &opts) != 0) rc = -1;
+  if (rc == 0 && out->failure && out->prog->n_units) out->prog->units[0].parse_failed = 1;
+  if (rc == 0 && want_deps) {
+    deps_ctx dc = {cmd->directory, NULL, 0, 0, 0};
+    clang_getInclusions(tu, collect_include, &dc);
+    out->deps = dc.v;
+    out->n_deps = dc.n;
+    if (dc.oom) rc = -1;
+  }
+  clang_disposeTranslationUnit(tu);
+  if (rc != 0) tc_parse_result_free(out);
+  return rc;
+}
+
+void tc_parse_result_free(tc_parse_result *r) {
+  if (!r) return;
+  tc_program_free(r->prog);
+  free(r->failure);
+  for (size_t i = 0; i < r->n_deps; i++) free(r->deps[i]);
+  free(r->deps);
+  memset(r, 0, sizeof *r);
+}
