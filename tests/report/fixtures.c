@@ -138,8 +138,10 @@ void fx_sample_report(tc_report *r, const char *dir, const char *outside_dir) {
                 "dt_add: sim:0 and sim:1");
 
   tc_loc outloc = {outside, 1, 16, 0, 0};
-  tc_report_add(r, "autodiff-expected", TC_LEVEL_ERROR, &outloc, "dt_neg", "h",
-                "dt_neg: Expected autodiff-wrapped float tensor, got cpu");
+  d = tc_report_add(r, "autodiff-expected", TC_LEVEL_ERROR, &outloc, "dt_neg", "h",
+                    "dt_neg: Expected autodiff-wrapped float tensor, got cpu");
+  tc_loc whole_file = {outside, 0, 0, 0, 0}; /* a note without a line */
+  tc_diag_add_note(d, &whole_file, "t is a plain tensor of this file");
 
   tc_report_add_failure(r, odd, "error: unknown type name 'dt_tensor' (fatal)");
   tc_report_sort(r);
