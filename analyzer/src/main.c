@@ -66,6 +66,7 @@ static void options_free(tc_options *o) {
   free_list(o->disable_rules, o->n_disable_rules);
   free_list(o->files, o->n_files);
   free_list(o->extra_args, o->n_extra_args);
+  tc_options_free_config(o); /* what .tagcheck.json added (report/config.c) */
   memset(o, 0, sizeof *o);
 }
 
@@ -158,6 +159,7 @@ static int apply_value(tc_options *o, const char *name, const char *v) {
       fprintf(stderr, "tagcheck: --fail-on must be error, warning or never (not '%s')\n", v);
       return -2;
     }
+    o->fail_on_given = 1; /* the configuration file's "fail-on" does not override it */
     return 0;
   }
   if (!strcmp(name, "--shard")) {
