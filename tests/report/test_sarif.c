@@ -273,6 +273,36 @@ static void test_fingerprints_stable_under_inserted_lines(void **state) {
   free(dir);
 }
 
+static void test_fingerprints_do_not_depend_on_report_order(void **state) {
+  (void)state;
+  char *dir = fx_mkdtemp();
+  char *src = fx_write(dir, "o.c", "void g(void) {\n  y = dt_add(a, b);\n  y = dt_add(a, b);\n}\n");
+  char fp[2][2][40]; /* [order][line 2 or 3] */
+  for (int order = 0; order < 2; order++) {
+    tc_report r;
+    tc_report_init(&r);
+    for (int k = 0; k < 2; k++) {
+      unsigned line = order == 0 ? 2 + (unsigned)k : 3 - (unsigned)k; /* unsorted the 2nd time */
+      tc_loc loc = {src, line, 3, 0, 0};
+      tc_report_add(&r, "backend-mismatch", TC_LEVEL_ERROR, &loc, "dt_add", "g", "m");
+    }
+    cJSON *log = to_sarif(&r, dir);
+    const cJSON *res;
+    cJSON_ArrayForEach(res, get(log, "runs.0.results")) {
+      int line = num(res, "locations.0.physicalLocation.region.startLine");
+      snprintf(fp[order][line - 2], 40, "%s", str(res, "partialFingerprints.tagcheckFingerprint/v1"));
+    }
+    cJSON_Delete(log);
+    tc_report_free(&r);
+  }
+  assert_string_equal(fp[0][0], fp[1][0]);
+  assert_string_equal(fp[0][1], fp[1][1]);
+  assert_string_not_equal(fp[0][0], fp[0][1]);
+  free(src);
+  fx_rmtree(dir);
+  free(dir);
+}
+
 static void test_result_limit(void **state) {
   (void)state;
   tc_report r;
@@ -323,6 +353,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_suppression_and_invocation, setup, teardown),
       cmocka_unit_test(test_success_without_failures),
       cmocka_unit_test(test_fingerprints_stable_under_inserted_lines),
+      cmocka_unit_test(test_fingerprints_do_not_depend_on_report_order),
       cmocka_unit_test(test_result_limit),
       cmocka_unit_test(test_odd_strings),
   };

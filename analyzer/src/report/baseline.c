@@ -81,6 +81,8 @@ int tc_apply_baseline(tc_report *r, const char *baseline_path, const tc_options 
   char *root = NULL;
   cJSON *log = tc_json_read_file(baseline_path, NULL, err, err_len);
   if (!log || collect(log, baseline_path, &s, err, err_len) != 0) goto done;
+  /* Fingerprints are those of the sorted, de-duplicated report (as the SARIF writer sees it). */
+  tc_report_sort(r);
   root = tc_root_dir(o);
   s.current = calloc(r->n_diags ? r->n_diags : 1, sizeof *s.current);
   if (!s.current || tc_fingerprints(r, root ? root : "/", &sc, s.current) != 0) {

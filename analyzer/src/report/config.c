@@ -300,8 +300,18 @@ static char *dir_of(const char *path) {
 int tc_config_load(tc_options *o, const char *start_dir, char *err, size_t err_len) {
   if (err_len) err[0] = '\0';
   char *path = NULL;
-  if (o->config && *o->config) path = strdup(o->config);
-  else path = find_config(start_dir);
+  if (o->config && *o->config) {
+    path = strdup(o->config);
+  } else {
+    /* The analyzed files' directory first (the first FILE given), then start_dir (the -p
+       directory or the current one). */
+    if (o->n_files > 0 && o->files[0]) {
+      char *dir = dir_of(o->files[0]);
+      if (dir) path = find_config(dir);
+      free(dir);
+    }
+    if (!path) path = find_config(start_dir);
+  }
   if (!path) return 0;
 
   int rc = -1;

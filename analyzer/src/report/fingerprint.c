@@ -59,14 +59,18 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
 #define FNV_BASIS_B UINT64_C(0x84222325cbf29ce4)
 
 typedef struct keyed {
-  uint64_t a, b; /* hash of the key without the occurrence index */
-  size_t index;  /* the diag */
+  uint64_t a, b;       /* hash of the key without the occurrence index */
+  unsigned line, col;  /* occurrences are numbered by position in the file, so the index does
+                          not depend on the order the report happens to be in */
+  size_t index;        /* the diag */
 } keyed;
 
 static int cmp_keyed(const void *pa, const void *pb) {
   const keyed *x = pa, *y = pb;
   if (x->a != y->a) return x->a < y->a ? -1 : 1;
   if (x->b != y->b) return x->b < y->b ? -1 : 1;
+  if (x->line != y->line) return x->line < y->line ? -1 : 1;
+  if (x->col != y->col) return x->col < y->col ? -1 : 1;
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
@@ -101,6 +105,8 @@ int tc_fingerprints(const tc_report *r, const char *root_dir, tc_source_cache *s
   if (!keys) return -1;
   for (size_t i = 0; i < r->n_diags; i++) {
     keys[i].index = i;
+    keys[i].line = r->diags[i].loc.line;
+    keys[i].col = r->diags[i].loc.col;
     if (diag_key(&r->diags[i], root_dir, sc, &keys[i]) != 0) {
       free(keys);
       return -1;

@@ -14,8 +14,9 @@
 
 typedef char tc_fingerprint[TC_FINGERPRINT_HEX + 1];
 
-/* Fills out[i] for every r->diags[i] (r sorted: occurrence indices follow report order).
-   root_dir as from tc_root_dir. Returns 0, or -1 when out of memory. */
+/* Fills out[i] for every r->diags[i]; findings with the same key are numbered by line and
+   column (r should be sorted and de-duplicated, as tc_report_sort leaves it). root_dir as from
+   tc_root_dir. Returns 0, or -1 when out of memory. */
 int tc_fingerprints(const tc_report *r, const char *root_dir, tc_source_cache *sc,
                     tc_fingerprint *out);
 

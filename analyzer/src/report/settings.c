@@ -1,6 +1,6 @@
 /* analyzer/src/report/settings.c — rule settings applied to a finished report: disabled and
- * enabled rules, severity overrides ("off" drops), and excluded paths (tc_path_excluded, also
- * used by the driver to skip whole units). */
+ * enabled rules, severity overrides ("off" drops), and excluded paths (findings and failed
+ * units under them; tc_path_excluded lets the driver skip such units altogether). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +73,17 @@ void tc_apply_rule_settings(tc_report *r, const tc_options *o) {
   settings_ctx c = {o, NULL, 0};
   tc_report_filter(r, keep_diag, &c);
   free(c.last_file);
+  /* A unit under an excluded path is not part of the analysis: nor is its failure. */
+  size_t out = 0;
+  for (size_t i = 0; i < r->n_failures; i++) {
+    if (tc_path_excluded(o, r->failures[i].file)) {
+      free(r->failures[i].file);
+      free(r->failures[i].reason);
+      continue;
+    }
+    r->failures[out++] = r->failures[i];
+  }
+  r->n_failures = out;
   for (size_t i = 0; i < r->n_diags; i++) {
     tc_level level;
     if (override_for(o, r->diags[i].rule_id, &level) > 0) r->diags[i].level = level;

@@ -1,6 +1,7 @@
 /* analyzer/src/report/text.c — the default, clang-style text report: one line per finding
  * ("file:line:col: error: message [rule-id]"), the source line with a caret under the column
- * and tildes under the rest of the call, then the notes that trace the tags the same way. */
+ * and tildes under the rest of the call, then the notes that trace the tags the same way.
+ * Writers only format into `out`: the summary on stderr is the driver's (unless -q). */
 #include <stdio.h>
 #include <string.h>
 
@@ -68,32 +69,18 @@ static void write_diag(FILE *out, tc_source_cache *sc, const tc_diag *d) {
   }
 }
 
-/* clang's closing line: "1 warning and 2 errors generated." */
-static void write_summary(FILE *err, size_t warnings, size_t errors) {
-  if (!warnings && !errors) return;
-  if (warnings) fprintf(err, "%zu warning%s", warnings, warnings == 1 ? "" : "s");
-  if (warnings && errors) fputs(" and ", err);
-  if (errors) fprintf(err, "%zu error%s", errors, errors == 1 ? "" : "s");
-  fputs(" generated.\n", err);
-}
-
 int tc_write_text(const tc_report *r, const tc_options *o, FILE *out) {
   tc_source_cache sc;
   tc_source_cache_init(&sc);
-  size_t warnings = 0, errors = 0;
   for (size_t i = 0; i < r->n_diags; i++) {
     const tc_diag *d = &r->diags[i];
     if (d->suppressed && !o->show_suppressed) continue;
     write_diag(out, &sc, d);
-    if (d->suppressed) continue;
-    if (d->level == TC_LEVEL_ERROR) errors++;
-    else if (d->level == TC_LEVEL_WARNING) warnings++;
   }
   for (size_t i = 0; i < r->n_failures; i++)
     fprintf(out, "%s: error: could not analyze this translation unit: %s\n",
             r->failures[i].file, r->failures[i].reason);
   tc_source_cache_free(&sc);
-  if (!o->quiet) write_summary(stderr, warnings, errors);
   if (fflush(out) != 0 || ferror(out)) return -1;
   return 0;
 }

@@ -10,8 +10,8 @@
 #include "report/diag.h"
 
 /* clang style: "file:line:col: level: message [rule-id]", the source line, a caret (and
-   tildes over the range), then each note the same way. Failures follow the findings. The
-   "N errors generated." summary goes to stderr unless o->quiet. */
+   tildes over the range), then each note the same way. Failures follow the findings. Nothing
+   goes to stderr: the summary line is the driver's. */
 int tc_write_text(const tc_report *r, const tc_options *o, FILE *out);
 /* The documented JSON structure of docs/ci.md. */
 int tc_write_json(const tc_report *r, const tc_options *o, FILE *out);
