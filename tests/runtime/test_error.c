@@ -66,6 +66,40 @@ static void test_message_tags(void **state) {
   rt_free_all(f, i, NULL);
 }
 
+/* Every public name is a real function too (SPEC §3): take each one's address, and call some
+   through pointers, where messages carry no call site. */
+static void test_plain_functions_exist(void **state) {
+  (void)state;
+  void (*const all[])(void) = {
+      (void (*)(void))&dt_autodiff,   (void (*)(void))&dt_zeros,      (void (*)(void))&dt_ones,
+      (void (*)(void))&dt_full,       (void (*)(void))&dt_from_floats, (void (*)(void))&dt_from_ints,
+      (void (*)(void))&dt_randn,      (void (*)(void))&dt_device_of,  (void (*)(void))&dt_kind_of,
+      (void (*)(void))&dt_rank,       (void (*)(void))&dt_dim,        (void (*)(void))&dt_numel,
+      (void (*)(void))&dt_read_floats, (void (*)(void))&dt_read_ints, (void (*)(void))&dt_to_device,
+      (void (*)(void))&dt_from_inner, (void (*)(void))&dt_inner,      (void (*)(void))&dt_require_grad,
+      (void (*)(void))&dt_detach,     (void (*)(void))&dt_backward,   (void (*)(void))&dt_grad,
+      (void (*)(void))&dt_add,        (void (*)(void))&dt_sub,        (void (*)(void))&dt_mul,
+      (void (*)(void))&dt_div,        (void (*)(void))&dt_matmul,     (void (*)(void))&dt_add_scalar,
+      (void (*)(void))&dt_mul_scalar, (void (*)(void))&dt_neg,        (void (*)(void))&dt_exp,
+      (void (*)(void))&dt_log,        (void (*)(void))&dt_relu,       (void (*)(void))&dt_sigmoid,
+      (void (*)(void))&dt_tanh,       (void (*)(void))&dt_sum,        (void (*)(void))&dt_mean,
+      (void (*)(void))&dt_sum_dim,    (void (*)(void))&dt_reshape,    (void (*)(void))&dt_transpose,
+      (void (*)(void))&dt_cat,        (void (*)(void))&dt_greater,    (void (*)(void))&dt_where,
+      (void (*)(void))&dt_mse_loss,   (void (*)(void))&dt_free};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) assert_non_null(all[i]);
+  dt_tensor *(*unary[])(const dt_tensor *) = {&dt_neg, &dt_exp, &dt_log, &dt_relu,
+                                              &dt_sigmoid, &dt_tanh, &dt_sum, &dt_mean,
+                                              &dt_transpose};
+  for (size_t i = 0; i < sizeof unary / sizeof unary[0]; i++) {
+    assert_null(unary[i](NULL));
+    assert_int_equal(dt_last_status(), DT_ERR_INVALID_ARGUMENT);
+    assert_int_equal(strncmp(dt_last_error(), "dt_", 3), 0); /* no "file:line: " prefix */
+  }
+  int64_t (*numel)(const dt_tensor *) = &dt_numel;
+  assert_int_equal(numel(NULL), -1);
+  assert_string_equal(dt_last_error(), "dt_numel: The tensor is NULL [invalid-argument]");
+}
+
 /* ---- thread-locality: two threads alternate failures and successes ---- */
 
 static pthread_barrier_t g_barrier;
@@ -141,6 +175,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_status_and_reset),     cmocka_unit_test(test_rule_ids_from_table),
       cmocka_unit_test(test_error_mode_switch),    cmocka_unit_test(test_message_tags),
+      cmocka_unit_test(test_plain_functions_exist),
       cmocka_unit_test(test_thread_local_status),  cmocka_unit_test(test_concurrent_ops),
   };
   return cmocka_run_group_tests(tests, rt_setup, rt_teardown);
