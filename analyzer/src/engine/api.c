@@ -1,0 +1,796 @@
+/* analyzer/src/engine/api.c — what an API call does, read from the rules: its checks, in the
+ * precedence of SPEC §4 (autodiff-nested, autodiff-expected, autodiff-inner-backend /
+ * backend-mismatch, device-mismatch, kind-mismatch, then backend-unavailable), each deciding
+ * pass / fail / unknown for one state, and the value its result gets (a device, a tensor with a
+ * tag, an availability test, fresh memory, …). Failures become outcomes (findings.c) with a
+ * message naming the operation, both tags and where each came from. Unknown tags never fail. */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/eng.h"
+
+/* ------------------------------------------------------------------ operands */
+
+typedef struct operand {
+  int present;
+  aval v;          /* tensors: the handle's value */
+  tc_tag tag;      /* tensors and devices */
+  const prov *prov;
+  char name[96];   /* how the source spells it */
+  int is_device;
+} operand;
+
+typedef struct call_ctx {
+  frame *f;
+  astate *s;
+  const tc_insn *in;
+  const tc_api_fn *fn;
+  operand ops[72];
+  int n_ops;
+} call_ctx;
+
+static const tc_opnd *arg_of(const call_ctx *c, int i) {
+  uint32_t k = (uint32_t)(i + c->fn->leading_args);
+  return i >= 0 && k < c->in->n_args ? &c->in->args[k] : NULL;
+}
+
+static void opnd_name(const tc_eng *e, const tc_opnd *o, int index, char *buf, size_t len) {
+  const char *sp = (o && (o->kind == TC_OPND_PATH || o->kind == TC_OPND_ADDR))
+                       ? tc_str(e->prog, o->path.spelling)
+                       : "";
+  if (sp[0])
+    snprintf(buf, len, "%s", sp);
+  else
+    snprintf(buf, len, "argument %d", index + 1);
+}
+
+static int32_t tagf_of_int(const aval *v, int as_bool) {
+  switch ((av_kind)v->k) {
+    case AV_INT:
+      if (as_bool) return v->i != 0;
+      return v->i >= 0 && v->i <= INT32_MAX ? (int32_t)v->i : TC_TAGF_UNKNOWN;
+    case AV_NE:
+      return as_bool && v->i == 0 ? 1 : TC_TAGF_UNKNOWN;
+    case AV_SYM:
+      return v->i >= 0 && v->i < INT32_MAX / 2 ? TC_TAGF_SYM(v->i) : TC_TAGF_UNKNOWN;
+    case AV_ABSENT:
+    case AV_BOT:
+    case AV_MULTI:
+    case AV_TOP:
+    case AV_ADDR:
+    case AV_FUNC:
+    case AV_TENSOR:
+    case AV_AVAIL:
+      return TC_TAGF_UNKNOWN;
+  }
+  return TC_TAGF_UNKNOWN;
+}
+
+static int32_t backend_of_int(tc_eng *e, const aval *v) {
+  if (v->k == AV_INT) return tc_rules_backend_by_value(e->rules, v->i);
+  return v->k == AV_SYM ? tagf_of_int(v, 0) : TC_TAGF_UNKNOWN;
+}
+
+/* The value of a place, made a symbol when nothing is known and it is one place (so that
+   two reads of the same unknown agree). */
+static aval read_materialized(tc_eng *e, astate *s, uint32_t loc, int weak) {
+  aval v = mem_eff(e, s, loc);
+  if (!weak && (v.k == AV_TOP || v.k == AV_BOT)) {
+    v = av_make(AV_SYM, sym_fresh(e));
+    mem_write(e, s, loc, &v, 0);
+  }
+  return v;
+}
+
+static void read_device(call_ctx *c, int argi, operand *op) {
+  tc_eng *e = c->f->e;
+  memset(op, 0, sizeof *op);
+  op->tag = tc_tag_unknown();
+  op->is_device = 1;
+  const tc_opnd *o = arg_of(c, argi);
+  opnd_name(e, o, argi, op->name, sizeof op->name);
+  if (!o || o->kind != TC_OPND_PATH) return;
+  op->present = 1;
+  const struct devtype *dt = devtype_for(e, &o->type);
+  targets t;
+  if (!dt || !mem_resolve(c->f, c->s, &o->path, &t)) return;
+  int weak = t.weak || t.n > 1;
+  uint32_t fids[3] = {dt->f_backend, dt->f_ordinal, dt->f_autodiff};
+  aval fv[3];
+  for (int k = 0; k < 3; k++) {
+    for (int j = 0; j < t.n; j++) {
+      uint32_t fl = loc_child(e, t.loc[j], LK_FIELD, fids[k], 0);
+      aval v = fl ? read_materialized(e, c->s, fl, weak) : av_top();
+      fv[k] = j ? av_join(&fv[k], &v) : v;
+    }
+  }
+  op->tag.backend = backend_of_int(e, &fv[0]);
+  op->tag.ordinal = tagf_of_int(&fv[1], 0);
+  op->tag.autodiff = tagf_of_int(&fv[2], 1);
+  op->prov = fv[0].prov ? fv[0].prov : fv[1].prov ? fv[1].prov : fv[2].prov;
+}
+
+static aval fresh_tensor(tc_eng *e) {
+  aval v = av_make(AV_TENSOR, 0);
+  v.tag.backend = TC_TAGF_SYM(sym_fresh(e));
+  v.tag.ordinal = TC_TAGF_SYM(sym_fresh(e));
+  v.tag.autodiff = TC_TAGF_SYM(sym_fresh(e));
+  v.tag.kind = TC_TAGF_SYM(sym_fresh(e));
+  return v;
+}
+
+static void read_tensor(call_ctx *c, int argi, operand *op) {
+  tc_eng *e = c->f->e;
+  memset(op, 0, sizeof *op);
+  op->tag = tc_tag_unknown();
+  const tc_opnd *o = arg_of(c, argi);
+  opnd_name(e, o, argi, op->name, sizeof op->name);
+  if (!o) return;
+  op->present = 1;
+  uint32_t single = 0;
+  op->v = mem_eval(c->f, c->s, o, &single);
+  if ((op->v.k == AV_TOP || op->v.k == AV_BOT) && single && o->kind == TC_OPND_PATH) {
+    op->v = fresh_tensor(e);
+    mem_write(e, c->s, single, &op->v, 0);
+  }
+  if (op->v.k == AV_TENSOR) {
+    op->tag = op->v.tag;
+    op->prov = op->v.prov;
+  }
+}
+
+/* The elements of an array argument: up to max, from `count` when it is known. Returns the
+   number read, or -1 when they cannot be enumerated. */
+static int read_elements(call_ctx *c, int array_arg, int count_arg, operand *out, int max) {
+  tc_eng *e = c->f->e;
+  const tc_opnd *ao = arg_of(c, array_arg);
+  if (!ao) return -1;
+  aval base = mem_eval(c->f, c->s, ao, NULL);
+  if (base.k != AV_ADDR || base.i == IDX_ANY) return -1;
+  int64_t n = -1;
+  if (count_arg >= 0) {
+    const tc_opnd *co = arg_of(c, count_arg);
+    aval cv = co ? mem_eval(c->f, c->s, co, NULL) : av_top();
+    if (cv.k == AV_INT) n = cv.i;
+  }
+  if (n < 1 || n > max) return -1;
+  char base_name[80];
+  opnd_name(e, ao, array_arg, base_name, sizeof base_name);
+  int64_t first = base.i == IDX_NONE ? 0 : base.i;
+  if (base.i == IDX_NONE && !e->locs[base.loc].is_array && n != 1) return -1;
+  for (int64_t j = 0; j < n; j++) {
+    operand *op = &out[j];
+    memset(op, 0, sizeof *op);
+    op->present = 1;
+    op->tag = tc_tag_unknown();
+    uint32_t loc = (base.i == IDX_NONE && !e->locs[base.loc].is_array)
+                       ? base.loc
+                       : loc_child(e, base.loc, LK_INDEX, 0, first + j);
+    op->v = loc ? mem_eff(e, c->s, loc) : av_top();
+    if (op->v.k == AV_TENSOR) {
+      op->tag = op->v.tag;
+      op->prov = op->v.prov;
+    }
+    snprintf(op->name, sizeof op->name, "%s[%lld]", base_name, (long long)(first + j));
+  }
+  return (int)n;
+}
+
+/* ------------------------------------------------------------------ checks */
+
+typedef enum chk_status { CHK_PASS = 0, CHK_UNKNOWN, CHK_FAIL } chk_status;
+
+typedef struct chk_res {
+  chk_status st;
+  tc_rule_slot rule;
+  tc_msg_slot msg;
+  const operand *expected, *got; /* the two sides (got alone for one-operand rules) */
+  const operand *all;            /* KINDS: every operand */
+  int n_all;
+  const char *why;
+  int backend;
+} chk_res;
+
+static chk_res pass(void) {
+  chk_res r;
+  memset(&r, 0, sizeof r);
+  r.st = CHK_PASS;
+  return r;
+}
+
+static chk_res unknown(void) {
+  chk_res r = pass();
+  r.st = CHK_UNKNOWN;
+  return r;
+}
+
+static chk_res fail(tc_rule_slot rule, tc_msg_slot msg, const operand *expected,
+                    const operand *got) {
+  chk_res r = pass();
+  r.st = CHK_FAIL;
+  r.rule = rule;
+  r.msg = msg;
+  r.expected = expected;
+  r.got = got;
+  return r;
+}
+
+typedef int32_t (*field_fn)(const tc_tag *t);
+static int32_t f_autodiff(const tc_tag *t) { return t->autodiff; }
+static int32_t f_backend(const tc_tag *t) { return t->backend; }
+static int32_t f_ordinal(const tc_tag *t) { return t->ordinal; }
+static int32_t f_kind(const tc_tag *t) { return t->kind; }
+
+/* Compares one field over operands: a pair certainly different -> *i,*j set, returns NO;
+   some pair undecided -> UNKNOWN; all equal -> YES. */
+static tc_tri compare_field(const operand *ops, int n, field_fn fld, int *pi, int *pj) {
+  tc_tri res = TC_TRI_YES;
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+      tc_tri t = tc_tagf_equal(fld(&ops[i].tag), fld(&ops[j].tag));
+      if (t == TC_TRI_NO) {
+        *pi = i;
+        *pj = j;
+        return TC_TRI_NO;
+      }
+      if (t == TC_TRI_UNKNOWN) res = TC_TRI_UNKNOWN;
+    }
+  return res;
+}
+
+static chk_res check_agree(const operand *ops, int n) {
+  for (int i = 0; i < n; i++)
+    if (ops[i].v.k != AV_TENSOR) return unknown();
+  int i = 0, j = 0;
+  tc_tri t = compare_field(ops, n, f_autodiff, &i, &j);
+  if (t == TC_TRI_NO)
+    return fail(TC_RULE_AUTODIFF_EXPECTED, TC_MSG_AUTODIFF_MIXED, &ops[i], &ops[j]);
+  if (t == TC_TRI_UNKNOWN) return unknown();
+  t = compare_field(ops, n, f_backend, &i, &j);
+  if (t == TC_TRI_NO) {
+    int ad = ops[i].tag.autodiff == 1;
+    return fail(ad ? TC_RULE_AUTODIFF_INNER_BACKEND : TC_RULE_BACKEND_MISMATCH,
+                ad ? TC_MSG_INNER_BACKEND : TC_MSG_BACKEND, &ops[i], &ops[j]);
+  }
+  if (t == TC_TRI_UNKNOWN) return unknown();
+  t = compare_field(ops, n, f_ordinal, &i, &j);
+  if (t == TC_TRI_NO) return fail(TC_RULE_DEVICE_MISMATCH, TC_MSG_DEVICE, &ops[i], &ops[j]);
+  if (t == TC_TRI_UNKNOWN) return unknown();
+  return pass();
+}
+
+static chk_res check_kinds(const tc_eng *e, const tc_check *ck, const operand *ops, int n) {
+  (void)e;
+  for (int i = 0; i < n; i++)
+    if (ops[i].v.k != AV_TENSOR) return unknown();
+  chk_res r = pass();
+  if (ck->same) {
+    int i = 0, j = 0;
+    tc_tri t = compare_field(ops, n, f_kind, &i, &j);
+    if (t == TC_TRI_NO) {
+      r = fail(TC_RULE_KIND_MISMATCH, TC_MSG_KIND, &ops[i], &ops[j]);
+      r.all = ops;
+      r.n_all = n;
+      return r;
+    }
+    if (t == TC_TRI_UNKNOWN) return unknown();
+    if (!ck->n_accept) return pass();
+  }
+  for (int i = 0; i < n; i++)
+    if (!TC_TAGF_KNOWN(ops[i].tag.kind)) return unknown();
+  int width = ck->array_arg >= 0 ? 1 : ck->n_args;
+  if (ck->array_arg >= 0) {
+    /* every element must be one of the accepted kinds */
+    for (int i = 0; i < n; i++) {
+      int ok = 0;
+      for (int row = 0; row < ck->n_accept; row++)
+        if (ck->accept[row] == ops[i].tag.kind) ok = 1;
+      if (!ok) {
+        r = fail(TC_RULE_KIND_MISMATCH, TC_MSG_KIND, NULL, &ops[i]);
+        r.all = ops;
+        r.n_all = n;
+        return r;
+      }
+    }
+    return pass();
+  }
+  for (int row = 0; row < ck->n_accept; row++) {
+    int ok = 1;
+    for (int i = 0; i < width && i < n; i++)
+      if (ck->accept[row * width + i] != ops[i].tag.kind) ok = 0;
+    if (ok) return pass();
+  }
+  /* name the operand that differs from the first, or the only one */
+  const operand *got = &ops[n - 1], *exp = n > 1 ? &ops[0] : NULL;
+  for (int i = 1; i < n; i++)
+    if (ops[i].tag.kind != ops[0].tag.kind) {
+      got = &ops[i];
+      break;
+    }
+  r = fail(TC_RULE_KIND_MISMATCH, TC_MSG_KIND, exp, got);
+  r.all = ops;
+  r.n_all = n;
+  return r;
+}
+
+static chk_res run_check(call_ctx *c, const tc_check *ck) {
+  tc_eng *e = c->f->e;
+  operand *ops = &c->ops[c->n_ops];
+  int room = (int)(sizeof c->ops / sizeof c->ops[0]) - c->n_ops;
+  switch (ck->kind) {
+    case TC_CHECK_AGREE:
+    case TC_CHECK_KINDS:
+    case TC_CHECK_AGREE_ARRAY: {
+      int n;
+      if (ck->array_arg >= 0) {
+        n = read_elements(c, ck->array_arg, ck->count_arg, ops, room);
+        if (n < 0) return unknown();
+      } else {
+        n = ck->n_args;
+        for (int i = 0; i < n; i++) read_tensor(c, ck->args[i], &ops[i]);
+      }
+      c->n_ops += n;
+      if (ck->kind == TC_CHECK_KINDS) return check_kinds(e, ck, ops, n);
+      return check_agree(ops, n);
+    }
+    case TC_CHECK_AUTODIFF_REQUIRED:
+      read_tensor(c, ck->arg, &ops[0]);
+      c->n_ops++;
+      if (ops[0].v.k != AV_TENSOR) return unknown();
+      if (ops[0].tag.autodiff == 0)
+        return fail(TC_RULE_AUTODIFF_EXPECTED, TC_MSG_AUTODIFF_REQUIRED, NULL, &ops[0]);
+      return ops[0].tag.autodiff == 1 ? pass() : unknown();
+    case TC_CHECK_PLAIN_DEVICE:
+      read_device(c, ck->arg, &ops[0]);
+      c->n_ops++;
+      if (ops[0].tag.autodiff == 1)
+        return fail(TC_RULE_AUTODIFF_NESTED, TC_MSG_AUTODIFF_NESTED_DEVICE, NULL, &ops[0]);
+      return ops[0].tag.autodiff == 0 ? pass() : unknown();
+    case TC_CHECK_SAME_AUTODIFF: {
+      read_tensor(c, ck->tensor_arg, &ops[0]);
+      read_device(c, ck->device_arg, &ops[1]);
+      c->n_ops += 2;
+      if (ops[0].v.k != AV_TENSOR) return unknown();
+      tc_tri t = tc_tagf_equal(ops[0].tag.autodiff, ops[1].tag.autodiff);
+      if (t == TC_TRI_NO)
+        return fail(TC_RULE_AUTODIFF_EXPECTED, TC_MSG_AUTODIFF_MOVE, &ops[1], &ops[0]);
+      return t == TC_TRI_YES ? pass() : unknown();
+    }
+    case TC_CHECK_WRAPS: {
+      read_device(c, ck->device_arg, &ops[0]);
+      read_tensor(c, ck->tensor_arg, &ops[1]);
+      c->n_ops += 2;
+      if (ops[1].v.k != AV_TENSOR) return unknown();
+      if (ops[1].tag.autodiff == 1)
+        return fail(TC_RULE_AUTODIFF_NESTED, TC_MSG_AUTODIFF_NESTED_TENSOR, &ops[0], &ops[1]);
+      if (ops[1].tag.autodiff != 0) return unknown();
+      if (ops[0].tag.autodiff == 0)
+        return fail(TC_RULE_AUTODIFF_EXPECTED, TC_MSG_AUTODIFF_PLAIN_DEVICE, NULL, &ops[0]);
+      if (ops[0].tag.autodiff != 1) return unknown();
+      tc_tri t = tc_tagf_equal(ops[0].tag.backend, ops[1].tag.backend);
+      if (t == TC_TRI_NO)
+        return fail(TC_RULE_AUTODIFF_INNER_BACKEND, TC_MSG_INNER_BACKEND, &ops[0], &ops[1]);
+      if (t == TC_TRI_UNKNOWN) return unknown();
+      t = tc_tagf_equal(ops[0].tag.ordinal, ops[1].tag.ordinal);
+      if (t == TC_TRI_NO) return fail(TC_RULE_DEVICE_MISMATCH, TC_MSG_DEVICE, &ops[0], &ops[1]);
+      return t == TC_TRI_YES ? pass() : unknown();
+    }
+    case TC_CHECK_ALLOCATES: {
+      read_device(c, ck->device_arg, &ops[0]);
+      c->n_ops++;
+      int32_t b = ops[0].tag.backend;
+      if (!TC_TAGF_KNOWN(b) || b >= 32) return pass();
+      chk_res r = fail(TC_RULE_BACKEND_UNAVAILABLE, TC_MSG_UNAVAILABLE, NULL, &ops[0]);
+      r.backend = b;
+      if (e->unavailable_mask & (1u << b)) {
+        r.why = "the configuration marks it unavailable";
+        return r;
+      }
+      if (c->s->avail_no & (1u << b)) {
+        r.why = "this path found it unavailable";
+        return r;
+      }
+      return pass();
+    }
+  }
+  return unknown();
+}
+
+/* ------------------------------------------------------------------ messages */
+
+static void origin_text(const tc_eng *e, const prov *p, char *buf, size_t len) {
+  buf[0] = '\0';
+  for (; p; p = p->prev) {
+    if (p->kind == PV_TENSOR || p->kind == PV_DEVICE || p->kind == PV_RETURN) {
+      const char *file = p->loc ? base_name(srcloc_file(e, p->loc)) : "";
+      snprintf(buf, len, " (from %s at %s:%u)", tc_str(e->prog, p->name), file,
+               p->loc ? p->loc->line : 0);
+      return;
+    }
+  }
+}
+
+static void describe_operand(const tc_eng *e, const operand *op, int with_kind, char *buf,
+                             size_t len) {
+  char dev[96], org[256];
+  tc_tag_format_device(&op->tag, &e->names, dev, sizeof dev);
+  origin_text(e, op->prov, org, sizeof org);
+  if (with_kind)
+    snprintf(buf, len, "'%s' is a %s tensor on %s%s", op->name,
+             tc_tag_kind_name(&op->tag, &e->names), dev, org);
+  else
+    snprintf(buf, len, "'%s' is %s%s", op->name, dev, org);
+}
+
+static void append(char *buf, size_t len, size_t *pos, const char *s) {
+  size_t n = strlen(s);
+  if (*pos + n + 1 > len) n = len > *pos + 1 ? len - *pos - 1 : 0;
+  memcpy(buf + *pos, s, n);
+  *pos += n;
+  buf[*pos] = '\0';
+}
+
+static void fill_template(const tc_eng *e, const char *tmpl, const chk_res *r, const char *op,
+                          char *buf, size_t len) {
+  size_t pos = 0;
+  buf[0] = '\0';
+  char tmp[256];
+  for (const char *p = tmpl; *p;) {
+    if (*p != '{') {
+      char ch[2] = {*p++, 0};
+      append(buf, len, &pos, ch);
+      continue;
+    }
+    const char *end = strchr(p, '}');
+    if (!end) {
+      append(buf, len, &pos, p);
+      break;
+    }
+    size_t kl = (size_t)(end - p - 1);
+    const char *key = p + 1;
+    tmp[0] = '\0';
+    const operand *x = NULL;
+    int inner = 0;
+    if (kl == 2 && !strncmp(key, "op", 2)) {
+      snprintf(tmp, sizeof tmp, "%s", op);
+    } else if (kl == 8 && !strncmp(key, "expected", 8)) {
+      x = r->expected;
+    } else if (kl == 3 && !strncmp(key, "got", 3)) {
+      x = r->got;
+    } else if (kl == 14 && !strncmp(key, "expected_inner", 14)) {
+      x = r->expected;
+      inner = 1;
+    } else if (kl == 9 && !strncmp(key, "got_inner", 9)) {
+      x = r->got;
+      inner = 1;
+    } else if (kl == 4 && !strncmp(key, "kind", 4)) {
+      const operand *k = r->got ? r->got : r->expected;
+      snprintf(tmp, sizeof tmp, "%s",
+               k && TC_TAGF_KNOWN(k->tag.kind) ? tc_tag_kind_name(&k->tag, &e->names) : "float");
+    } else if (kl == 5 && !strncmp(key, "kinds", 5)) {
+      size_t tp = 0;
+      for (int i = 0; i < r->n_all; i++) {
+        if (i) append(tmp, sizeof tmp, &tp, i == r->n_all - 1 ? " and " : ", ");
+        append(tmp, sizeof tmp, &tp, tc_tag_kind_name(&r->all[i].tag, &e->names));
+      }
+    } else if (kl == 7 && !strncmp(key, "backend", 7)) {
+      snprintf(tmp, sizeof tmp, "%s",
+               r->backend >= 0 && (size_t)r->backend < e->names.n_backends
+                   ? e->names.backends[r->backend]
+                   : "?");
+    } else if (kl == 3 && !strncmp(key, "why", 3)) {
+      snprintf(tmp, sizeof tmp, "%s", r->why ? r->why : "");
+    } else {
+      snprintf(tmp, sizeof tmp, "%.*s", (int)(kl + 2), p);
+    }
+    if (x) {
+      if (inner)
+        tc_tag_format_inner(&x->tag, &e->names, tmp, sizeof tmp);
+      else
+        tc_tag_format_device(&x->tag, &e->names, tmp, sizeof tmp);
+    }
+    append(buf, len, &pos, tmp);
+    p = end + 1;
+  }
+}
+
+static uint32_t make_detail(call_ctx *c, const chk_res *r) {
+  tc_eng *e = c->f->e;
+  const char *op = tc_str(e->prog, c->in->callee.name);
+  if (!op[0]) op = c->fn->name;
+  char body[512], msg[1536];
+  fill_template(e, e->rules->messages[r->msg], r, op, body, sizeof body);
+  size_t pos = 0;
+  msg[0] = '\0';
+  append(msg, sizeof msg, &pos, op);
+  append(msg, sizeof msg, &pos, ": ");
+  append(msg, sizeof msg, &pos, body);
+  detail d;
+  memset(&d, 0, sizeof d);
+  const operand *list[4];
+  int n = 0;
+  int with_kind = r->rule == TC_RULE_KIND_MISMATCH;
+  if (with_kind && r->all) {
+    for (int i = 0; i < r->n_all && n < 4; i++) list[n++] = &r->all[i];
+  } else {
+    if (r->expected) list[n++] = r->expected;
+    if (r->got) list[n++] = r->got;
+  }
+  for (int i = 0; i < n; i++) {
+    char od[512];
+    describe_operand(e, list[i], with_kind && !list[i]->is_device, od, sizeof od);
+    append(msg, sizeof msg, &pos, i ? ", " : ": ");
+    append(msg, sizeof msg, &pos, od);
+    d.provs[d.n_provs] = list[i]->prov;
+    d.names[d.n_provs] = 0;
+    d.n_provs++;
+  }
+  d.message = msg;
+  d.path = c->s->path;
+  d.op = op;
+  return detail_new(e, &d);
+}
+
+/* ------------------------------------------------------------------ results */
+
+static aval field_value(tc_eng *e, int32_t f, int which, const prov *pv) {
+  aval v;
+  if (TC_TAGF_IS_SYM(f)) {
+    v = av_make(AV_SYM, -2 - (int64_t)f);
+  } else if (!TC_TAGF_KNOWN(f)) {
+    return av_top();
+  } else if (which == 0) {
+    v = av_make(AV_INT, (size_t)f < e->rules->n_backends ? e->rules->backends[f].value : 0);
+  } else {
+    v = av_make(AV_INT, f);
+  }
+  v.prov = pv;
+  return v;
+}
+
+static void write_device(call_ctx *c, const tc_tag *tag, const prov *pv) {
+  tc_eng *e = c->f->e;
+  if (!c->in->has_dst) return;
+  targets t;
+  if (!mem_resolve(c->f, c->s, &c->in->dst, &t)) return;
+  const struct devtype *dt = devtype_for(e, &c->in->dst_type);
+  if (!dt) return;
+  int weak = t.weak || t.n > 1;
+  aval top = av_top();
+  uint32_t fids[3] = {dt->f_backend, dt->f_ordinal, dt->f_autodiff};
+  int32_t vals[3] = {tag->backend, tag->ordinal, tag->autodiff};
+  for (int i = 0; i < t.n; i++) {
+    if (!weak) mem_write(e, c->s, t.loc[i], &top, 0);
+    for (int k = 0; k < 3; k++) {
+      uint32_t fl = loc_child(e, t.loc[i], LK_FIELD, fids[k], 0);
+      aval v = field_value(e, vals[k], k, pv);
+      mem_write(e, c->s, fl, &v, weak);
+    }
+  }
+}
+
+static void write_value(call_ctx *c, const aval *v) {
+  if (!c->in->has_dst) return;
+  targets t;
+  if (!mem_resolve(c->f, c->s, &c->in->dst, &t)) return;
+  mem_write_targets(c->f->e, c->s, &t, v);
+}
+
+static int32_t int_arg_field(call_ctx *c, int argi, int as_backend) {
+  tc_eng *e = c->f->e;
+  const tc_opnd *o = arg_of(c, argi);
+  if (!o) return TC_TAGF_UNKNOWN;
+  uint32_t single = 0;
+  aval v = mem_eval(c->f, c->s, o, &single);
+  if ((v.k == AV_TOP || v.k == AV_BOT) && single) v = read_materialized(e, c->s, single, 0);
+  return as_backend ? backend_of_int(e, &v) : tagf_of_int(&v, 0);
+}
+
+static void apply_result(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  const tc_result_spec *r = &c->fn->result;
+  tc_sym opname = c->in->callee.name;
+  switch (r->what) {
+    case TC_RES_NONE: {
+      aval top = av_top();
+      write_value(c, &top);
+      return;
+    }
+    case TC_RES_DEVICE: {
+      tc_tag tag = tc_tag_unknown();
+      const prov *src = NULL;
+      operand op;
+      switch (r->dev_src) {
+        case TC_DEV_FIXED:
+          tag.backend = r->backend;
+          break;
+        case TC_DEV_BACKEND_ARG:
+          tag.backend = int_arg_field(c, r->arg, 1);
+          break;
+        case TC_DEV_FROM_DEVICE:
+          read_device(c, r->arg, &op);
+          tag = op.tag;
+          src = op.prov;
+          break;
+        case TC_DEV_OF_TENSOR:
+          read_tensor(c, r->arg, &op);
+          tag = op.tag;
+          tag.kind = TC_TAGF_UNKNOWN;
+          src = op.prov;
+          break;
+      }
+      if (r->dev_src == TC_DEV_FIXED || r->dev_src == TC_DEV_BACKEND_ARG) {
+        tag.ordinal = r->ordinal >= 0 ? r->ordinal : int_arg_field(c, r->ordinal_arg, 0);
+        if (r->ordinal < 0 && r->ordinal_arg < 0) tag.ordinal = TC_TAGF_UNKNOWN;
+      }
+      if (r->autodiff >= 0) tag.autodiff = r->autodiff;
+      tag.kind = TC_TAGF_UNKNOWN;
+      const prov *pv =
+          prov_new(e, r->dev_src == TC_DEV_OF_TENSOR ? PV_DEVICE_OF : PV_DEVICE, src,
+                   &c->in->loc, opname, 0, tag);
+      write_device(c, &tag, pv);
+      return;
+    }
+    case TC_RES_TENSOR: {
+      tc_tag tag = tc_tag_unknown();
+      const prov *src = NULL;
+      operand op;
+      int known_src = 1;
+      if (r->device_arg >= 0) {
+        read_device(c, r->device_arg, &op);
+        tag = op.tag;
+        tag.kind = TC_TAGF_UNKNOWN;
+        src = op.prov;
+      } else if (r->like_arg >= 0) {
+        read_tensor(c, r->like_arg, &op);
+        known_src = op.v.k == AV_TENSOR;
+        tag = op.tag;
+        src = op.prov;
+      } else {
+        const tc_opnd *ao = arg_of(c, r->like_array_arg);
+        aval base = ao ? mem_eval(c->f, c->s, ao, NULL) : av_top();
+        known_src = 0;
+        if (base.k == AV_ADDR && base.i != IDX_ANY) {
+          uint32_t loc = base.i == IDX_NONE && !e->locs[base.loc].is_array
+                             ? base.loc
+                             : loc_child(e, base.loc, LK_INDEX, 0,
+                                         base.i == IDX_NONE ? 0 : base.i);
+          aval v = loc ? mem_eff(e, c->s, loc) : av_top();
+          if (v.k == AV_TENSOR) {
+            tag = v.tag;
+            src = v.prov;
+            known_src = 1;
+          }
+        }
+      }
+      if (!known_src) {
+        aval top = av_top();
+        write_value(c, &top);
+        return;
+      }
+      if (r->tkind >= 0) {
+        tag.kind = r->tkind;
+      } else if (r->kind_arg >= 0) {
+        const tc_opnd *ko = arg_of(c, r->kind_arg);
+        aval kv = ko ? mem_eval(c->f, c->s, ko, NULL) : av_top();
+        tag.kind = kv.k == AV_INT ? tc_rules_kind_by_value(e->rules, kv.i) : TC_TAGF_UNKNOWN;
+        if (tag.kind < 0) tag.kind = TC_TAGF_UNKNOWN;
+      } else if (r->kind_of_arg >= 0) {
+        operand ko;
+        read_tensor(c, r->kind_of_arg, &ko);
+        tag.kind = ko.v.k == AV_TENSOR ? ko.tag.kind : TC_TAGF_UNKNOWN;
+      }
+      if (r->strip_autodiff) tag.autodiff = 0;
+      aval v = av_make(AV_TENSOR, 0);
+      v.tag = tag;
+      v.prov = prov_new(e, PV_TENSOR, src, &c->in->loc, opname, 0, tag);
+      write_value(c, &v);
+      return;
+    }
+    case TC_RES_SAME_AS_ARG: {
+      const tc_opnd *o = arg_of(c, r->arg);
+      aval v = o ? mem_eval(c->f, c->s, o, NULL) : av_top();
+      v.drel = DR_NONE;
+      write_value(c, &v);
+      return;
+    }
+    case TC_RES_KIND_OF: {
+      operand op;
+      read_tensor(c, r->arg, &op);
+      aval v = av_top();
+      if (op.v.k == AV_TENSOR && TC_TAGF_KNOWN(op.tag.kind) &&
+          (size_t)op.tag.kind < e->rules->n_kinds)
+        v = av_make(AV_INT, e->rules->kinds[op.tag.kind].value);
+      write_value(c, &v);
+      return;
+    }
+    case TC_RES_DEVICES_EQUAL: {
+      operand a, b;
+      read_device(c, r->arg, &a);
+      read_device(c, r->arg2, &b);
+      tc_tri t1 = tc_tagf_equal(a.tag.backend, b.tag.backend);
+      tc_tri t2 = tc_tagf_equal(a.tag.ordinal, b.tag.ordinal);
+      tc_tri t3 = tc_tagf_equal(a.tag.autodiff, b.tag.autodiff);
+      aval v = av_top();
+      if (t1 == TC_TRI_NO || t2 == TC_TRI_NO || t3 == TC_TRI_NO)
+        v = av_make(AV_INT, 0);
+      else if (t1 == TC_TRI_YES && t2 == TC_TRI_YES && t3 == TC_TRI_YES)
+        v = av_make(AV_INT, 1);
+      write_value(c, &v);
+      return;
+    }
+    case TC_RES_BACKEND_AVAILABLE: {
+      int32_t b = int_arg_field(c, r->arg, 1);
+      aval v = av_top();
+      if (TC_TAGF_KNOWN(b) && b < 32) {
+        if (e->unavailable_mask & (1u << b))
+          v = av_make(AV_INT, 0);
+        else if (c->s->avail_no & (1u << b))
+          v = av_make(AV_INT, 0);
+        else if (c->s->avail_yes & (1u << b))
+          v = av_make(AV_INT, 1);
+        else
+          v = av_make(AV_AVAIL, b);
+      }
+      write_value(c, &v);
+      return;
+    }
+    case TC_RES_NEW_OBJECT: {
+      uint32_t site;
+      uint64_t key = (uint64_t)(uintptr_t)c->in;
+      if (!map_get(&e->site_ids, key, &site)) {
+        site = ++e->n_sites;
+        if (map_put(&e->site_ids, key, site)) e->oom = 1;
+      }
+      uint32_t h = loc_root(e, LK_HEAP, site, e->cur_chain, c->f->fi->idx);
+      if (!h) {
+        aval top = av_top();
+        write_value(c, &top);
+        return;
+      }
+      /* a second allocation at the same site on one path: one summary object */
+      const aval *old = st_get(&c->s->mem, h);
+      aval mark = av_make(old ? AV_MULTI : AV_BOT, 0);
+      if (old) {
+        st_set(e, &c->s->mem, h, &mark);
+      } else {
+        mem_write(e, c->s, h, &mark, 0);
+      }
+      aval v = av_make(AV_ADDR, IDX_NONE);
+      v.loc = h;
+      write_value(c, &v);
+      return;
+    }
+  }
+}
+
+void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
+  tc_eng *e = f->e;
+  call_ctx c;
+  c.f = f;
+  c.s = s;
+  c.in = in;
+  c.fn = fn;
+  c.n_ops = 0;
+  if (fn->api && fn->n_checks) {
+    chk_res res = pass();
+    for (size_t i = 0; i < fn->n_checks; i++) {
+      res = run_check(&c, &fn->checks[i]);
+      if (res.st != CHK_PASS) break;
+    }
+    int disabled = 0;
+    if (res.st == CHK_FAIL) {
+      const char *id = e->rules->rule_ids[res.rule];
+      for (size_t i = 0; i < e->n_disabled; i++)
+        if (strcmp(e->disabled[i], id) == 0) disabled = 1;
+    }
+    if (res.st == CHK_FAIL && !disabled) {
+      outcome_record(e, f->fi->idx, in, (int)res.rule, make_detail(&c, &res));
+      aval top = av_top();
+      write_value(&c, &top);
+      return;
+    }
+    outcome_record(e, f->fi->idx, in, -1, 0);
+  }
+  apply_result(&c);
+}

@@ -1,0 +1,340 @@
+/* analyzer/src/engine/call.c — calls: to API functions (api.c), to user functions (analyzed per
+ * distinct entry state — arguments, what they reach, globals — and memoized as summaries: per
+ * exit, the changes to memory; replayed on later calls with the same entry, findings included),
+ * and to unknown functions (unknown result; what their pointer arguments reach is forgotten).
+ * Recursion and budgets end in the unknown-function case, which never produces findings. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/eng.h"
+
+#define CALL_MAX_DEPTH 40
+#define PROV_SENSITIVE_CONTEXTS 8
+
+fninfo *fn_lookup(tc_eng *e, tc_sym usr, tc_sym name) {
+  uint32_t idx;
+  if (usr && map_get(&e->fn_by_usr, usr, &idx)) return &e->fns[idx];
+  if (name && map_get(&e->fn_by_name, name, &idx)) return &e->fns[idx];
+  return NULL;
+}
+
+const tc_api_fn *api_lookup(tc_eng *e, tc_sym name) {
+  if (!name) return NULL;
+  uint32_t v;
+  if (map_get(&e->api_by_name, name, &v))
+    return v ? &e->rules->fns[v - 1] : NULL;
+  const tc_api_fn *f = tc_rules_find(e->rules, tc_str(e->prog, name));
+  if (map_put(&e->api_by_name, name, f ? (uint32_t)(f - e->rules->fns) + 1 : 0)) e->oom = 1;
+  return f;
+}
+
+/* The API function a function designator names, from its USR ("c:@F@dt_add"). */
+static const tc_api_fn *api_of_usr(tc_eng *e, tc_sym usr) {
+  const char *u = tc_str(e->prog, usr);
+  const char *at = strstr(u, "@F@");
+  if (!at) return NULL;
+  return tc_rules_find(e->rules, at + 3);
+}
+
+void frame_clear(tc_eng *e, astate *s, fninfo *fi) {
+  for (size_t i = 0; i < fi->n_roots; i++) {
+    uint32_t r = fi->roots[i];
+    if (e->locs[r].first_child) mem_clear_subtree(e, s, r);
+    st_set(e, &s->mem, r, NULL);
+  }
+}
+
+static int const_pointee(const tc_eng *e, const tc_opnd *o) {
+  const char *pn = tc_str(e->prog, o->type.pointee_name);
+  return strncmp(pn, "const ", 6) == 0;
+}
+
+void call_unknown(frame *f, astate *s, const tc_insn *in) {
+  tc_eng *e = f->e;
+  for (uint32_t i = 0; i < in->n_args; i++) {
+    const tc_opnd *o = &in->args[i];
+    if (o->kind != TC_OPND_ADDR && o->kind != TC_OPND_PATH) continue;
+    if (o->kind == TC_OPND_PATH && o->type.cls != TC_TY_POINTER && o->type.cls != TC_TY_ARRAY &&
+        o->type.cls != TC_TY_OTHER)
+      continue;
+    if (const_pointee(e, o)) continue;
+    aval v = mem_eval(f, s, o, NULL);
+    if (v.k == AV_ADDR) mem_havoc_reachable(e, s, v.loc);
+  }
+  if (in->has_dst) {
+    targets dt;
+    if (mem_resolve(f, s, &in->dst, &dt)) {
+      aval top = av_top();
+      mem_write_targets(e, s, &dt, &top);
+    }
+  }
+}
+
+/* ---- memo keys: the entry state as the callee can see it ---- */
+
+typedef struct keybuf {
+  uint64_t *w;
+  size_t n, cap;
+} keybuf;
+
+static void kb_push(tc_eng *e, keybuf *k, uint64_t x) {
+  uint64_t *p = VEC_PUSH(k->w, k->n, k->cap);
+  if (p)
+    *p = x;
+  else
+    e->oom = 1;
+}
+
+static int stamp_visit(tc_eng *e, uint32_t loc) {
+  if (loc >= e->cap_visit) {
+    size_t nc = e->cap_visit ? e->cap_visit : 1024;
+    while (nc <= loc || nc < e->n_locs) nc *= 2;
+    uint32_t *nv = realloc(e->visit_stamp, nc * sizeof *nv);
+    if (!nv) {
+      e->oom = 1;
+      return 0;
+    }
+    memset(nv + e->cap_visit, 0, (nc - e->cap_visit) * sizeof *nv);
+    e->visit_stamp = nv;
+    e->cap_visit = nc;
+  }
+  if (e->visit_stamp[loc] == e->stamp) return 0;
+  e->visit_stamp[loc] = e->stamp;
+  return 1;
+}
+
+static void key_value(tc_eng *e, keybuf *k, uint32_t loc, const aval *v, int with_prov) {
+  kb_push(e, k, ((uint64_t)loc << 8) | v->k);
+  kb_push(e, k, (uint64_t)v->i);
+  kb_push(e, k, ((uint64_t)v->loc << 1) | v->neg);
+  kb_push(e, k, ((uint64_t)(uint32_t)v->tag.backend << 32) | (uint32_t)v->tag.ordinal);
+  kb_push(e, k, ((uint64_t)(uint32_t)v->tag.autodiff << 32) | (uint32_t)v->tag.kind);
+  if (with_prov) kb_push(e, k, (uint64_t)(uintptr_t)v->prov);
+}
+
+static void key_visit(tc_eng *e, const astate *s, keybuf *k, uint32_t loc) {
+  if (!stamp_visit(e, loc)) return;
+  const aval *v = st_get(&s->mem, loc);
+  if (v) {
+    key_value(e, k, loc, v, 0);
+    if (v->k == AV_ADDR) {
+      /* what the target inherits from its enclosing objects */
+      for (uint32_t p = e->locs[v->loc].parent; p; p = e->locs[p].parent) {
+        const aval *pv = st_get(&s->mem, p);
+        if (pv) key_value(e, k, p, pv, 0);
+      }
+      key_visit(e, s, k, v->loc);
+    }
+  }
+  for (uint32_t c = e->locs[loc].first_child; c; c = e->locs[c].next_sibling)
+    key_visit(e, s, k, c);
+}
+
+static void build_key(tc_eng *e, const astate *entry, fninfo *callee, keybuf *k) {
+  e->stamp++;
+  if (e->stamp == 0) {
+    memset(e->visit_stamp, 0, e->cap_visit * sizeof *e->visit_stamp);
+    e->stamp = 1;
+  }
+  int with_prov = callee->n_fresh < PROV_SENSITIVE_CONTEXTS;
+  kb_push(e, k, callee->idx);
+  kb_push(e, k, ((uint64_t)entry->avail_yes << 32) | entry->avail_no);
+  if (callee->allocates) kb_push(e, k, e->cur_chain);
+  for (size_t i = 0; i < callee->n_roots; i++) {
+    uint32_t r = callee->roots[i];
+    if (e->locs[r].kind != LK_PARAM) continue;
+    const aval *v = st_get(&entry->mem, r);
+    if (v && with_prov) key_value(e, k, r, v, 1);
+    key_visit(e, entry, k, r);
+  }
+  kb_push(e, k, 0xfeedull);
+  for (size_t g = 0; g < e->n_global_roots; g++) key_visit(e, entry, k, e->global_roots[g]);
+}
+
+static uint64_t key_hash(const keybuf *k) {
+  return hash_bytes(0x51ed27ull, k->w, k->n * sizeof *k->w);
+}
+
+static memo_entry *memo_find(fninfo *fi, uint64_t h, const keybuf *k) {
+  for (memo_entry *m = fi->memo; m; m = m->next)
+    if (m->hash == h && m->n_key == k->n && memcmp(m->key, k->w, k->n * sizeof *k->w) == 0)
+      return m;
+  return NULL;
+}
+
+static uint32_t memo_count(const fninfo *fi) {
+  uint32_t n = 0;
+  for (const memo_entry *m = fi->memo; m; m = m->next) n++;
+  return n;
+}
+
+/* ---- binding and returning ---- */
+
+static void bind_params(frame *f, astate *entry, const tc_insn *in, fninfo *callee) {
+  tc_eng *e = f->e;
+  const tc_function *fn = callee->fn;
+  for (uint32_t i = 0; i < fn->n_params; i++) {
+    uint32_t ploc = loc_root(e, LK_PARAM, callee->idx, i, callee->idx);
+    if (!ploc || i >= in->n_args) continue;
+    const tc_opnd *o = &in->args[i];
+    if (mem_is_record_type(&fn->params[i].type) && o->kind == TC_OPND_PATH) {
+      targets st;
+      if (mem_resolve(f, entry, &o->path, &st) && st.n == 1) {
+        copy_note cn = {PV_PARAM, &in->loc, fn->name, fn->params[i].name};
+        mem_copy_subtree(e, entry, ploc, st.loc[0], 0, &cn);
+      } else {
+        aval top = av_top();
+        mem_write(e, entry, ploc, &top, 0);
+      }
+      continue;
+    }
+    aval v = mem_eval(f, entry, o, NULL);
+    v.drel = DR_NONE;
+    if (v.prov && v.k == AV_TENSOR)
+      v.prov = prov_new(e, PV_PARAM, v.prov, &in->loc, fn->name, fn->params[i].name, v.tag);
+    mem_write(e, entry, ploc, &v, 0);
+  }
+}
+
+static void post_return(frame *f, astate *x, const tc_insn *in, fninfo *callee) {
+  tc_eng *e = f->e;
+  if (in->has_dst) {
+    uint32_t ret = loc_root(e, LK_RET, callee->idx, 0, callee->idx);
+    targets dt;
+    if (ret && mem_resolve(f, x, &in->dst, &dt)) {
+      if (mem_is_record_type(&callee->fn->ret_type)) {
+        copy_note cn = {PV_RETURN, &in->loc, callee->fn->name, 0};
+        for (int i = 0; i < dt.n; i++)
+          mem_copy_subtree(e, x, dt.loc[i], ret, dt.weak || dt.n > 1, &cn);
+      } else {
+        aval v = mem_eff(e, x, ret);
+        if (v.prov && v.k == AV_TENSOR)
+          v.prov = prov_new(e, PV_RETURN, v.prov, &in->loc, callee->fn->name, 0, v.tag);
+        mem_write_targets(e, x, &dt, &v);
+      }
+    }
+  }
+  frame_clear(e, x, callee);
+}
+
+static void memo_free_partial(memo_entry *m) {
+  if (!m) return;
+  for (size_t i = 0; i < m->n_exits; i++) free(m->exits[i].delta);
+  free(m->exits);
+  free(m->key);
+  free(m);
+}
+
+void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list *out) {
+  tc_eng *e = f->e;
+  if (callee->active || e->depth >= CALL_MAX_DEPTH || callee->too_costly ||
+      e->work > e->work_limit || !callee->fn->n_blocks || e->oom) {
+    call_unknown(f, &s, in);
+    slist_push(e, out, s);
+    return;
+  }
+  astate entry = state_copy(&s);
+  state_release(e, &s);
+  frame_clear(e, &entry, callee);
+  bind_params(f, &entry, in, callee);
+
+  keybuf k = {0};
+  build_key(e, &entry, callee, &k);
+  uint64_t h = key_hash(&k);
+  memo_entry *m = memo_find(callee, h, &k);
+  uint32_t chain = chain_intern(e, e->cur_chain, in, f->fi->idx, callee->idx);
+  if (m) {
+    free(k.w);
+    if (m->chain != chain) outcomes_replay(e, m->out_begin, m->out_end, m->chain, chain);
+  } else if (memo_count(callee) >= e->max_contexts) {
+    free(k.w);
+    frame_clear(e, &entry, callee);
+    call_unknown(f, &entry, in);
+    slist_push(e, out, entry);
+    return;
+  } else {
+    m = calloc(1, sizeof *m);
+    if (!m) {
+      free(k.w);
+      e->oom = 1;
+      slist_push(e, out, entry);
+      return;
+    }
+    m->hash = h;
+    m->key = k.w;
+    m->n_key = k.n;
+    m->chain = chain;
+    uint32_t saved_chain = e->cur_chain;
+    e->cur_chain = chain;
+    callee->active = 1;
+    e->depth++;
+    m->out_begin = e->n_outs;
+    state_list exits = {0};
+    int rc = flow_analyze(e, callee, state_copy(&entry), &exits);
+    e->depth--;
+    callee->active = 0;
+    e->cur_chain = saved_chain;
+    callee->n_fresh++;
+    callee->analyzed = 1;
+    m->out_end = e->n_outs;
+    if (rc < 0) {
+      if (e->work <= e->work_limit) callee->too_costly = 1;
+      memo_free_partial(m);
+      slist_release(e, &exits);
+      frame_clear(e, &entry, callee);
+      call_unknown(f, &entry, in);
+      slist_push(e, out, entry);
+      return;
+    }
+    m->exits = calloc(exits.n ? exits.n : 1, sizeof *m->exits);
+    if (!m->exits) e->oom = 1;
+    for (size_t i = 0; m->exits && i < exits.n; i++) {
+      size_t cap = 0;
+      state_diff(e, &entry, &exits.items[i], &m->exits[i].delta, &m->exits[i].n_delta, &cap);
+      m->exits[i].avail_yes = exits.items[i].avail_yes;
+      m->exits[i].avail_no = exits.items[i].avail_no;
+    }
+    m->n_exits = m->exits ? exits.n : 0;
+    slist_release(e, &exits);
+    m->next = callee->memo;
+    callee->memo = m;
+  }
+  /* continue with each exit of the callee */
+  for (size_t i = 0; i < m->n_exits; i++) {
+    astate x = state_copy(&entry);
+    const memo_exit *me = &m->exits[i];
+    for (size_t d = 0; d < me->n_delta; d++) st_set(e, &x.mem, me->delta[d].id, &me->delta[d].v);
+    x.avail_yes = me->avail_yes | entry.avail_yes;
+    x.avail_no = me->avail_no | entry.avail_no;
+    post_return(f, &x, in, callee);
+    slist_push(e, out, x);
+  }
+  state_release(e, &entry);
+}
+
+void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
+  tc_eng *e = f->e;
+  const tc_api_fn *api = NULL;
+  fninfo *callee = NULL;
+  if (!in->callee.indirect) {
+    api = api_lookup(e, in->callee.name);
+    if (!api) callee = fn_lookup(e, in->callee.usr, in->callee.name);
+  } else {
+    aval t = mem_eval(f, &s, &in->callee.target, NULL);
+    if (t.k == AV_FUNC) {
+      callee = fn_lookup(e, (tc_sym)t.i, 0);
+      if (!callee) api = api_of_usr(e, (tc_sym)t.i);
+    }
+  }
+  if (api) {
+    api_call(f, &s, in, api);
+    slist_push(e, out, s);
+    return;
+  }
+  if (callee) {
+    call_user(f, s, in, callee, out);
+    return;
+  }
+  call_unknown(f, &s, in);
+  slist_push(e, out, s);
+}

@@ -1,0 +1,419 @@
+/* analyzer/src/engine/eng.h — the engine's internal vocabulary, shared by its files (never
+ * included outside engine/):
+ *   locations (loc.c)  abstract memory places: roots (locals, params, temps, globals, return
+ *                      slots, heap objects, unknown external objects) and their fields/elements;
+ *   values (value.c)   what a place holds: ints, symbols, addresses, tensor tags, availability
+ *                      tests, with provenance (where a tag came from) for messages;
+ *   states (store.c)   a persistent copy-on-write map from location to value, plus what the
+ *                      path knows about backend availability;
+ *   memory (mem.c)     reading and writing places through IR paths;
+ *   flow (flow.c)      one function's fixpoint over disjunctive states;
+ *   calls (call.c)     user functions (memoized per entry state), unknown functions;
+ *   api (api.c)        the rules applied to API calls;
+ *   findings (findings.c) outcomes per calling context, aggregated into the report.
+ * All state lives in tc_eng (no globals). */
+#ifndef TC_ENG_H
+#define TC_ENG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "ir/ir.h"
+#include "report/diag.h"
+#include "rules/rules.h"
+#include "tag.h"
+
+/* ------------------------------------------------------------------ utilities (util.c) */
+
+/* Chunked bump allocator: everything allocated lives until tc_eng is freed. */
+typedef struct tc_chunk tc_chunk;
+typedef struct tc_bump {
+  tc_chunk *head;
+  size_t used, cap;
+} tc_bump;
+void *bump_alloc(tc_bump *b, size_t n); /* zeroed, NULL on OOM */
+char *bump_strdup(tc_bump *b, const char *s);
+void bump_free(tc_bump *b);
+
+/* Growable arrays: VEC_PUSH(arr, n, cap) returns a pointer to a new (uninitialized) last
+   element of arr (a T *, with size_t n and cap), or NULL when out of memory. */
+void *vec_push(void *items_ptr, size_t *n, size_t *cap, size_t elem);
+#define VEC_PUSH(arr, n, cap) vec_push(&(arr), &(n), &(cap), sizeof *(arr))
+
+/* Open-addressing map from 64-bit keys to 32-bit values. */
+typedef struct tc_map {
+  uint64_t *keys;
+  uint32_t *vals;
+  size_t cap, n;
+} tc_map;
+int map_put(tc_map *m, uint64_t key, uint32_t val);
+int map_get(const tc_map *m, uint64_t key, uint32_t *val); /* 1 found */
+void map_free(tc_map *m);
+uint64_t hash64(uint64_t x);
+uint64_t hash_mix(uint64_t h, uint64_t x);
+uint64_t hash_bytes(uint64_t h, const void *p, size_t n);
+
+/* ------------------------------------------------------------------ locations (loc.c) */
+
+typedef enum loc_kind {
+  LK_NONE = 0,
+  LK_LOCAL,  /* a: function index, b: local id */
+  LK_PARAM,  /* a: function index, b: param index */
+  LK_TEMP,   /* a: function index, b: temp id */
+  LK_RET,    /* a: function index: the return slot */
+  LK_GLOBAL, /* a: sym of the USR (or of a local static's key) */
+  LK_HEAP,   /* a: allocation site id, b: context */
+  LK_EXT,    /* a: the location that held an unknown pointer */
+  LK_FIELD,  /* a: field id */
+  LK_INDEX,  /* b: constant index */
+  LK_ANY     /* the summary of an array's elements not tracked one by one */
+} loc_kind;
+
+typedef struct eloc {
+  uint32_t parent; /* 0 for a root */
+  uint32_t root;   /* the root location (itself for a root) */
+  uint8_t kind;    /* loc_kind */
+  uint8_t is_array;
+  uint16_t depth;
+  uint32_t a;
+  int64_t b;
+  uint32_t first_child, next_sibling, any_child;
+} eloc;
+
+#define LOC_MAX_DEPTH 24
+
+/* ------------------------------------------------------------------ provenance (value.c) */
+
+typedef enum prov_kind {
+  PV_DEVICE = 1, /* a device constructor made this device */
+  PV_TENSOR,     /* an API call made this tensor */
+  PV_ASSIGN,     /* stored into a named place */
+  PV_PARAM,      /* passed to a user function's parameter */
+  PV_RETURN,     /* returned by a user function */
+  PV_DEVICE_OF   /* the device of a tensor */
+} prov_kind;
+
+typedef struct prov {
+  const struct prov *prev; /* earlier step */
+  const tc_srcloc *loc;
+  tc_sym name;  /* API function, variable spelling, or user function */
+  tc_sym name2; /* PV_PARAM: the parameter */
+  uint8_t kind;
+  uint16_t depth;
+  tc_tag tag;
+} prov;
+
+typedef struct pathnote {
+  const struct pathnote *prev;
+  const tc_srcloc *loc;
+  tc_sym what;   /* the condition's spelling, 0 if none */
+  int32_t taken; /* 1 true, 0 false, >= 2: case value + 2 */
+  int32_t backend; /* >= 0: this note records the backend found unavailable */
+  uint32_t depth;
+} pathnote;
+
+/* ------------------------------------------------------------------ values (value.c) */
+
+typedef enum av_kind {
+  AV_ABSENT = 0, /* no value stored here: inherit (parent's default, or the root's) */
+  AV_BOT,        /* uninitialized / nothing yet */
+  AV_MULTI,      /* a heap object allocated more than once on this path: weak updates */
+  AV_TOP,        /* unknown */
+  AV_INT,        /* integer constant i (NULL pointers are 0) */
+  AV_NE,         /* an integer known to differ from i */
+  AV_SYM,        /* an unknown integer with identity i */
+  AV_ADDR,       /* the address of location loc, element index i (IDX_NONE / IDX_ANY) */
+  AV_FUNC,       /* a function designator: i = USR sym */
+  AV_TENSOR,     /* a tensor handle with tag */
+  AV_AVAIL       /* the result of an availability test of backend i (negated: neg) */
+} av_kind;
+
+#define IDX_NONE INT64_MIN
+#define IDX_ANY INT64_MAX
+
+typedef enum drel { DR_NONE = 0, DR_EQ, DR_NE } drel;
+
+typedef struct aval {
+  uint8_t k;
+  uint8_t neg;     /* AV_AVAIL */
+  uint8_t drel;    /* this value is truthy iff (dloc drel dc) held when it was computed */
+  uint8_t dsnap_k; /* what dloc held then (to notice it has changed since) */
+  uint32_t loc;    /* AV_ADDR */
+  int64_t i;
+  tc_tag tag; /* AV_TENSOR */
+  uint32_t dloc;
+  int64_t dc;
+  int64_t dsnap_i;
+  const prov *prov;
+} aval;
+
+aval av_make(av_kind k, int64_t i);
+aval av_top(void);
+int av_same(const aval *a, const aval *b);      /* equal ignoring provenance/derivation */
+aval av_join(const aval *a, const aval *b);     /* a's provenance kept */
+int av_intlike(const aval *a);                  /* INT, NE, SYM, TOP, AVAIL, BOT */
+
+/* ------------------------------------------------------------------ store and states (store.c) */
+
+#define ST_BITS 5
+#define ST_FAN (1u << ST_BITS)
+
+typedef struct st_node st_node;
+typedef struct st_store {
+  st_node *root;
+  uint8_t depth; /* capacity ST_FAN^depth slots; 0: empty */
+} st_store;
+
+typedef struct astate {
+  st_store mem;
+  uint32_t avail_yes, avail_no; /* backends this path found available / unavailable */
+  const pathnote *path;         /* undecided branches this path took */
+} astate;
+
+typedef struct tc_eng tc_eng;
+
+const aval *st_get(const st_store *s, uint32_t id); /* NULL if absent */
+void st_set(tc_eng *e, st_store *s, uint32_t id, const aval *v); /* v NULL or ABSENT clears */
+st_store st_copy(const st_store *s);
+void st_release(tc_eng *e, st_store *s);
+void st_free_all(tc_eng *e); /* frees the node free lists */
+
+astate state_copy(const astate *s);
+void state_release(tc_eng *e, astate *s);
+int state_equal(tc_eng *e, const astate *a, const astate *b);
+/* Joins b into a (a changes); returns 1 if a changed. */
+int state_join_into(tc_eng *e, astate *a, const astate *b);
+/* How different two states are: tag-relevant differences weigh more than int ones. Sets
+   *int_only when every difference is an integer. Stops counting past limit. */
+uint32_t state_distance(tc_eng *e, const astate *a, const astate *b, int *int_only,
+                        uint32_t limit);
+
+typedef struct delta_ent {
+  uint32_t id;
+  aval v; /* AV_ABSENT: cleared */
+} delta_ent;
+/* Slots where `to` differs from `from` (appended to *out). */
+int state_diff(tc_eng *e, const astate *from, const astate *to, delta_ent **out, size_t *n,
+               size_t *cap);
+
+/* ------------------------------------------------------------------ functions and context */
+
+typedef struct memo_exit {
+  delta_ent *delta;
+  size_t n_delta;
+  uint32_t avail_yes, avail_no;
+} memo_exit;
+
+typedef struct memo_entry {
+  uint64_t hash;
+  uint64_t *key; /* normalized entry-state words */
+  size_t n_key;
+  memo_exit *exits;
+  size_t n_exits;
+  uint32_t chain;                /* the chain it was analyzed under */
+  size_t out_begin, out_end;     /* its outcomes in the log */
+  struct memo_entry *next;
+} memo_entry;
+
+typedef struct fninfo {
+  const tc_function *fn;
+  const tc_unit *unit;
+  uint32_t idx;
+  uint32_t n_insns;
+  /* lazily computed by flow.c */
+  int prepared;
+  uint32_t *rpo;        /* block -> reverse post-order number */
+  uint8_t *loop_head;   /* block is the target of a back edge */
+  uint8_t *cross_temp;  /* temp read in a block other than where it is written */
+  /* frame roots (params, locals, temps, return slot) created so far, for clearing */
+  uint32_t *roots;
+  size_t n_roots, cap_roots;
+  /* interprocedural bookkeeping */
+  int called;    /* some direct call names it */
+  int is_main;
+  int is_init;   /* a unit's __tc_global_init */
+  int allocates; /* reaches an allocator */
+  int active;    /* on the analysis stack */
+  int analyzed;
+  int too_costly;
+  uint32_t n_fresh; /* analyses run */
+  memo_entry *memo;
+} fninfo;
+
+typedef struct chain_node {
+  uint32_t parent;
+  const tc_insn *call;
+  uint32_t caller, callee;
+} chain_node;
+
+typedef struct outcome {
+  uint32_t chain;
+  uint32_t fn;
+  const tc_insn *insn;
+  int8_t rule;     /* tc_rule_slot, or -1: the check passed or was undecided */
+  uint32_t detail; /* index into details (+1), 0 none */
+} outcome;
+
+typedef struct detail {
+  char *message;
+  const prov *provs[4];
+  tc_sym names[4];
+  size_t n_provs;
+  const pathnote *path;
+  const char *op;
+} detail;
+
+struct tc_eng {
+  const tc_program *prog;
+  const tc_rules *rules;
+  tc_tag_names names;
+  unsigned max_states, max_contexts;
+  uint32_t unavailable_mask; /* backends the configuration marks unavailable */
+  const char *const *disabled;
+  size_t n_disabled;
+  int oom;
+
+  tc_bump bump;
+
+  /* functions */
+  fninfo *fns;
+  size_t n_fns;
+  tc_map fn_by_usr;     /* usr sym -> fn index */
+  tc_map fn_by_name;    /* name sym -> fn index (functions with external linkage) */
+  tc_map site_ids;      /* allocation instruction -> site id */
+  uint32_t n_sites;
+  tc_map api_by_name;   /* name sym -> api index + 1 (0: none) */
+
+  /* fields */
+  char **field_names;
+  size_t n_fields, cap_fields;
+  tc_map field_by_hash; /* string hash -> field id (chained by probing on collision) */
+  tc_map field_by_sym;  /* program sym -> field id */
+  struct devtype {
+    uint32_t name_hash;
+    const char *name;
+    uint32_t f_backend, f_ordinal, f_autodiff;
+  } *devtypes;
+  size_t n_devtypes;
+
+  /* locations */
+  eloc *locs;
+  size_t n_locs, cap_locs;
+  tc_map loc_index; /* (parent, kind, a, b) hash -> loc id (probing on collision) */
+  uint32_t *global_roots;
+  size_t n_global_roots, cap_global_roots;
+
+  /* store node free lists */
+  st_node *free_inner, *free_leaf;
+
+  /* symbols */
+  int64_t next_sym;
+
+  /* analysis stack */
+  uint32_t depth;
+  uint32_t cur_chain;
+  uint64_t work, work_limit;
+
+  /* chains and outcomes */
+  chain_node *chains;
+  size_t n_chains, cap_chains;
+  tc_map chain_index;
+  outcome *outs;
+  size_t n_outs, cap_outs;
+  detail *details;
+  size_t n_details, cap_details;
+
+  /* scratch */
+  uint32_t *visit_stamp;
+  size_t cap_visit;
+  uint32_t stamp;
+};
+
+/* loc.c */
+uint32_t loc_root(tc_eng *e, loc_kind k, uint32_t a, int64_t b, uint32_t owner_fn);
+uint32_t loc_child(tc_eng *e, uint32_t parent, loc_kind k, uint32_t a, int64_t b);
+uint32_t loc_find_child(const tc_eng *e, uint32_t parent, loc_kind k, uint32_t a, int64_t b);
+uint32_t field_id_of_sym(tc_eng *e, tc_sym s);
+uint32_t field_id_of_name(tc_eng *e, const char *name);
+const struct devtype *devtype_for(tc_eng *e, const tc_type *t);
+int loc_is_tensor_type(const tc_eng *e, const char *type_name);
+
+/* value.c */
+const prov *prov_new(tc_eng *e, prov_kind k, const prov *prev, const tc_srcloc *loc, tc_sym name,
+                     tc_sym name2, tc_tag tag);
+const pathnote *pathnote_new(tc_eng *e, const pathnote *prev, const tc_srcloc *loc, tc_sym what,
+                             int32_t taken, int32_t backend);
+int64_t sym_fresh(tc_eng *e);
+
+/* mem.c: reading and writing places within one function activation */
+typedef struct frame {
+  tc_eng *e;
+  fninfo *fi;
+} frame;
+
+#define MEM_MAX_TARGETS 64
+typedef struct targets {
+  uint32_t loc[MEM_MAX_TARGETS];
+  int n;
+  int weak;     /* several places, or a summary: update weakly */
+  int overflow; /* more places than kept: reads are unknown, writes dropped */
+} targets;
+
+uint32_t mem_root_loc(frame *f, const tc_path *p);
+int mem_resolve(frame *f, astate *s, const tc_path *p, targets *out);
+aval mem_eff(tc_eng *e, const astate *s, uint32_t loc);
+aval mem_read_targets(tc_eng *e, const astate *s, const targets *t);
+aval mem_read_path(frame *f, astate *s, const tc_path *p, uint32_t *single);
+aval mem_eval(frame *f, astate *s, const tc_opnd *o, uint32_t *single);
+void mem_write(tc_eng *e, astate *s, uint32_t loc, const aval *v, int weak);
+void mem_write_targets(tc_eng *e, astate *s, const targets *t, const aval *v);
+void mem_clear_subtree(tc_eng *e, astate *s, uint32_t loc);
+/* How a copy is explained in provenance: a step of `kind` at `at` naming name/name2. */
+typedef struct copy_note {
+  prov_kind kind;
+  const tc_srcloc *at;
+  tc_sym name, name2;
+} copy_note;
+void mem_copy_subtree(tc_eng *e, astate *s, uint32_t dst, uint32_t src, int weak,
+                      const copy_note *cn); /* cn may be NULL */
+void mem_havoc_reachable(tc_eng *e, astate *s, uint32_t loc);
+int mem_is_record_type(const tc_type *t);
+aval mem_addr_of(frame *f, astate *s, const tc_path *p);
+
+/* flow.c */
+typedef struct state_list {
+  astate *items;
+  size_t n, cap;
+} state_list;
+void slist_push(tc_eng *e, state_list *l, astate s); /* takes ownership */
+void slist_release(tc_eng *e, state_list *l);
+void slist_merge_to(tc_eng *e, state_list *l, size_t max);
+/* Analyzes fi from entry (ownership taken); exit states appended to exits. Returns 0, or -1
+   when the function blew its budget (exits then left empty). */
+int flow_analyze(tc_eng *e, fninfo *fi, astate entry, state_list *exits);
+int flow_assume(tc_eng *e, astate *s, const aval *v, int truth);
+
+/* call.c */
+fninfo *fn_lookup(tc_eng *e, tc_sym usr, tc_sym name);
+const tc_api_fn *api_lookup(tc_eng *e, tc_sym name);
+void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list *out);
+void call_unknown(frame *f, astate *s, const tc_insn *in);
+void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out);
+void frame_clear(tc_eng *e, astate *s, fninfo *fi);
+
+/* api.c */
+void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn);
+
+/* findings.c */
+uint32_t chain_intern(tc_eng *e, uint32_t parent, const tc_insn *call, uint32_t caller,
+                      uint32_t callee);
+void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail);
+uint32_t detail_new(tc_eng *e, const detail *d); /* copies d; returns index + 1 */
+void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t from_chain,
+                     uint32_t to_chain);
+int findings_emit(tc_eng *e, tc_report *out);
+const char *srcloc_file(const tc_eng *e, const tc_srcloc *l);
+const char *base_name(const char *path);
+
+#endif /* TC_ENG_H */

@@ -1,0 +1,820 @@
+/* analyzer/src/engine/flow.c — one function's analysis: a worklist fixpoint over its blocks in
+ * reverse post-order, keeping a bounded set of disjunctive states per block (path-sensitive up
+ * to max_states, then joining the closest), joining states that differ only in integers at loop
+ * heads (so counters converge), deciding branches from constants and availability tests and
+ * refining what each side of an undecided branch knows. Budgets bound the work. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/eng.h"
+
+/* ------------------------------------------------------------------ state lists */
+
+void slist_push(tc_eng *e, state_list *l, astate s) {
+  astate *p = VEC_PUSH(l->items, l->n, l->cap);
+  if (!p) {
+    e->oom = 1;
+    state_release(e, &s);
+    return;
+  }
+  *p = s;
+}
+
+void slist_release(tc_eng *e, state_list *l) {
+  for (size_t i = 0; i < l->n; i++) state_release(e, &l->items[i]);
+  free(l->items);
+  memset(l, 0, sizeof *l);
+}
+
+void slist_merge_to(tc_eng *e, state_list *l, size_t max) {
+  if (max < 1) max = 1;
+  /* drop duplicates first */
+  for (size_t i = 0; i < l->n; i++)
+    for (size_t j = i + 1; j < l->n;) {
+      if (state_equal(e, &l->items[i], &l->items[j])) {
+        state_release(e, &l->items[j]);
+        l->items[j] = l->items[--l->n];
+      } else {
+        j++;
+      }
+    }
+  while (l->n > max) {
+    astate last = l->items[--l->n];
+    size_t best = 0;
+    uint32_t bd = UINT32_MAX;
+    for (size_t i = 0; i < l->n; i++) {
+      uint32_t d = state_distance(e, &l->items[i], &last, NULL, bd);
+      if (d < bd) {
+        bd = d;
+        best = i;
+      }
+    }
+    state_join_into(e, &l->items[best], &last);
+    state_release(e, &last);
+  }
+}
+
+/* ------------------------------------------------------------------ per-function facts */
+
+static void mark_temp_reads_path(const tc_path *p, uint32_t blk, uint32_t *read_blk, uint8_t *cross,
+                                 uint32_t n_temps, const uint32_t *write_blk) {
+  if (p->root != TC_ROOT_TEMP || p->id >= n_temps) return;
+  (void)read_blk;
+  if (write_blk[p->id] != blk) cross[p->id] = 1;
+}
+
+static void mark_temp_reads(const tc_opnd *o, uint32_t blk, uint32_t *read_blk, uint8_t *cross,
+                            uint32_t n_temps, const uint32_t *write_blk) {
+  if (o->kind == TC_OPND_PATH || o->kind == TC_OPND_ADDR)
+    mark_temp_reads_path(&o->path, blk, read_blk, cross, n_temps, write_blk);
+}
+
+static int prepare(tc_eng *e, fninfo *fi) {
+  if (fi->prepared) return 0;
+  const tc_function *fn = fi->fn;
+  uint32_t nb = fn->n_blocks;
+  fi->rpo = calloc(nb ? nb : 1, sizeof *fi->rpo);
+  fi->loop_head = calloc(nb ? nb : 1, 1);
+  fi->cross_temp = calloc(fn->n_temps ? fn->n_temps : 1, 1);
+  uint32_t *stack = calloc(nb ? nb : 1, sizeof *stack);
+  uint32_t *next_succ = calloc(nb ? nb : 1, sizeof *next_succ);
+  uint8_t *seen = calloc(nb ? nb : 1, 1);
+  uint32_t *order = calloc(nb ? nb : 1, sizeof *order);
+  uint32_t *write_blk = calloc(fn->n_temps ? fn->n_temps : 1, sizeof *write_blk);
+  if (!fi->rpo || !fi->loop_head || !fi->cross_temp || !stack || !next_succ || !seen || !order ||
+      !write_blk) {
+    free(stack);
+    free(next_succ);
+    free(seen);
+    free(order);
+    free(write_blk);
+    e->oom = 1;
+    return -1;
+  }
+  /* iterative DFS for post-order */
+  uint32_t n_order = 0, sp = 0;
+  for (uint32_t i = 0; i < nb; i++) fi->rpo[i] = UINT32_MAX;
+  if (nb) {
+    stack[sp++] = 0;
+    seen[0] = 1;
+  }
+  while (sp) {
+    uint32_t b = stack[sp - 1];
+    const tc_term *t = &fn->blocks[b].term;
+    if (next_succ[b] < t->n_succ) {
+      uint32_t s = t->succ[next_succ[b]++];
+      if (s < nb && !seen[s]) {
+        seen[s] = 1;
+        stack[sp++] = s;
+      }
+    } else {
+      order[n_order++] = b;
+      sp--;
+    }
+  }
+  for (uint32_t i = 0; i < n_order; i++) fi->rpo[order[n_order - 1 - i]] = i;
+  uint32_t next = n_order;
+  for (uint32_t i = 0; i < nb; i++)
+    if (fi->rpo[i] == UINT32_MAX) fi->rpo[i] = next++;
+  for (uint32_t b = 0; b < nb; b++) {
+    const tc_term *t = &fn->blocks[b].term;
+    for (uint32_t k = 0; k < t->n_succ; k++)
+      if (t->succ[k] < nb && fi->rpo[t->succ[k]] <= fi->rpo[b]) fi->loop_head[t->succ[k]] = 1;
+  }
+  /* temps read outside the block that writes them */
+  uint32_t n_insns = 0;
+  for (uint32_t t = 0; t < fn->n_temps; t++) write_blk[t] = UINT32_MAX;
+  for (uint32_t b = 0; b < nb; b++) {
+    const tc_block *bl = &fn->blocks[b];
+    n_insns += bl->n_insns + 1;
+    for (uint32_t i = 0; i < bl->n_insns; i++) {
+      const tc_insn *in = &bl->insns[i];
+      if (in->has_dst && in->dst.root == TC_ROOT_TEMP && in->dst.id < fn->n_temps) {
+        uint32_t id = in->dst.id;
+        if (write_blk[id] != UINT32_MAX && write_blk[id] != b) fi->cross_temp[id] = 1;
+        write_blk[id] = b;
+      }
+    }
+  }
+  for (uint32_t b = 0; b < nb; b++) {
+    const tc_block *bl = &fn->blocks[b];
+    for (uint32_t i = 0; i < bl->n_insns; i++) {
+      const tc_insn *in = &bl->insns[i];
+      mark_temp_reads(&in->a, b, NULL, fi->cross_temp, fn->n_temps, write_blk);
+      mark_temp_reads(&in->b, b, NULL, fi->cross_temp, fn->n_temps, write_blk);
+      mark_temp_reads(&in->callee.target, b, NULL, fi->cross_temp, fn->n_temps, write_blk);
+      for (uint32_t a = 0; a < in->n_args; a++)
+        mark_temp_reads(&in->args[a], b, NULL, fi->cross_temp, fn->n_temps, write_blk);
+      if (in->has_dst && in->dst.n_elems)
+        mark_temp_reads_path(&in->dst, b, NULL, fi->cross_temp, fn->n_temps, write_blk);
+    }
+    mark_temp_reads(&bl->term.cond, b, NULL, fi->cross_temp, fn->n_temps, write_blk);
+  }
+  fi->n_insns = n_insns;
+  free(stack);
+  free(next_succ);
+  free(seen);
+  free(order);
+  free(write_blk);
+  fi->prepared = 1;
+  return 0;
+}
+
+/* ------------------------------------------------------------------ refinement */
+
+static int avail_known(const astate *s, int64_t b) {
+  if (b < 0 || b >= 32) return -1;
+  if (s->avail_yes & (1u << b)) return 1;
+  if (s->avail_no & (1u << b)) return 0;
+  return -1;
+}
+
+static int assume_avail(tc_eng *e, astate *s, int64_t b, int avail) {
+  (void)e;
+  if (b < 0 || b >= 32) return 1;
+  uint32_t bit = 1u << b;
+  if (avail) {
+    if (s->avail_no & bit) return 0;
+    s->avail_yes |= bit;
+  } else {
+    if (s->avail_yes & bit) return 0;
+    s->avail_no |= bit;
+  }
+  return 1;
+}
+
+/* Assumes (loc rel c); returns 0 when the state contradicts it. */
+static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
+                      const tc_srcloc *at) {
+  (void)at;
+  aval cur = mem_eff(e, s, loc);
+  aval nv;
+  switch ((av_kind)cur.k) {
+    case AV_INT:
+      return rel == DR_EQ ? cur.i == c : cur.i != c;
+    case AV_NE:
+      if (rel == DR_EQ) {
+        if (cur.i == c) return 0;
+        nv = av_make(AV_INT, c);
+        nv.prov = cur.prov;
+        mem_write(e, s, loc, &nv, 0);
+      }
+      return 1;
+    case AV_SYM:
+    case AV_TOP:
+    case AV_BOT:
+    case AV_ABSENT:
+      nv = av_make(rel == DR_EQ ? AV_INT : AV_NE, c);
+      nv.prov = cur.prov;
+      mem_write(e, s, loc, &nv, 0);
+      return 1;
+    case AV_AVAIL: {
+      int avail = rel == DR_EQ ? (c != 0) : (c == 0);
+      if (rel == DR_NE && c != 0) return 1; /* "!= 1" says little */
+      return assume_avail(e, s, cur.i, cur.neg ? !avail : avail);
+    }
+    case AV_ADDR:
+    case AV_FUNC:
+      if (c == 0) return rel == DR_NE;
+      return 1;
+    case AV_TENSOR:
+      if (c == 0 && rel == DR_EQ) { /* the handle is NULL on this path */
+        nv = av_make(AV_INT, 0);
+        mem_write(e, s, loc, &nv, 0);
+      }
+      return 1;
+    case AV_MULTI:
+      return 1;
+  }
+  return 1;
+}
+
+int flow_assume(tc_eng *e, astate *s, const aval *v, int truth) {
+  if (v->k == AV_AVAIL) {
+    if (!assume_avail(e, s, v->i, v->neg ? !truth : truth)) return 0;
+  }
+  if (v->drel != DR_NONE && v->dloc) {
+    aval cur = mem_eff(e, s, v->dloc);
+    int fresh = cur.k == v->dsnap_k &&
+                (cur.k == AV_TOP || cur.k == AV_BOT || cur.i == v->dsnap_i);
+    if (fresh) {
+      drel r = (drel)v->drel;
+      if (!truth) r = r == DR_EQ ? DR_NE : DR_EQ;
+      if (!assume_rel(e, s, v->dloc, r, v->dc, NULL)) return 0;
+    }
+  }
+  return 1;
+}
+
+/* 1 true, 0 false, -1 unknown */
+static int truth_of(const astate *s, const aval *v) {
+  switch ((av_kind)v->k) {
+    case AV_INT:
+      return v->i != 0;
+    case AV_NE:
+      return v->i == 0 ? 1 : -1;
+    case AV_ADDR:
+    case AV_FUNC:
+      return 1;
+    case AV_AVAIL: {
+      int k = avail_known(s, v->i);
+      return k < 0 ? -1 : (v->neg ? !k : k);
+    }
+    case AV_ABSENT:
+    case AV_BOT:
+    case AV_MULTI:
+    case AV_TOP:
+    case AV_SYM:
+    case AV_TENSOR:
+      return -1;
+  }
+  return -1;
+}
+
+static void set_derivation(aval *v, uint32_t loc, drel rel, int64_t c, const aval *snap) {
+  v->drel = (uint8_t)rel;
+  v->dloc = loc;
+  v->dc = c;
+  v->dsnap_k = snap->k;
+  v->dsnap_i = snap->i;
+}
+
+/* ------------------------------------------------------------------ instructions */
+
+static int is_named_place(const tc_path *p) { return p->root != TC_ROOT_TEMP && p->spelling; }
+
+static void do_assign(frame *f, astate *s, const tc_insn *in) {
+  tc_eng *e = f->e;
+  if (!in->has_dst) return;
+  targets dt;
+  if (!mem_resolve(f, s, &in->dst, &dt)) return;
+  tc_sym name = is_named_place(&in->dst) ? in->dst.spelling : 0;
+  if (mem_is_record_type(&in->dst_type) && in->a.kind == TC_OPND_PATH) {
+    targets st;
+    if (mem_resolve(f, s, &in->a.path, &st) && st.n == 1) {
+      copy_note cn = {PV_ASSIGN, &in->loc, name, 0};
+      for (int i = 0; i < dt.n; i++)
+        mem_copy_subtree(e, s, dt.loc[i], st.loc[0], dt.weak || dt.n > 1, &cn);
+      return;
+    }
+    aval top = av_top();
+    mem_write_targets(e, s, &dt, &top);
+    return;
+  }
+  uint32_t single = 0;
+  aval v = mem_eval(f, s, &in->a, &single);
+  if (v.drel == DR_NONE && single && av_intlike(&v) && v.k != AV_AVAIL) {
+    aval snap = v;
+    set_derivation(&v, single, DR_NE, 0, &snap);
+  }
+  if (name && v.prov && v.k == AV_TENSOR && v.prov->loc != &in->loc &&
+      !(v.prov->loc && v.prov->loc->line == in->loc.line && v.prov->loc->file == in->loc.file))
+    v.prov = prov_new(e, PV_ASSIGN, v.prov, &in->loc, name, 0, v.tag);
+  mem_write_targets(e, s, &dt, &v);
+}
+
+static int64_t fold(tc_opcode op, int64_t a, int64_t b, int *ok) {
+  *ok = 1;
+  switch (op) {
+    case TC_OPC_ADD: return (int64_t)((uint64_t)a + (uint64_t)b);
+    case TC_OPC_SUB: return (int64_t)((uint64_t)a - (uint64_t)b);
+    case TC_OPC_MUL: return (int64_t)((uint64_t)a * (uint64_t)b);
+    case TC_OPC_DIV:
+      if (b == 0 || (a == INT64_MIN && b == -1)) break;
+      return a / b;
+    case TC_OPC_REM:
+      if (b == 0 || (a == INT64_MIN && b == -1)) break;
+      return a % b;
+    case TC_OPC_EQ: return a == b;
+    case TC_OPC_NE: return a != b;
+    case TC_OPC_LT: return a < b;
+    case TC_OPC_LE: return a <= b;
+    case TC_OPC_GT: return a > b;
+    case TC_OPC_GE: return a >= b;
+    case TC_OPC_AND: return a & b;
+    case TC_OPC_OR: return a | b;
+    case TC_OPC_XOR: return a ^ b;
+    case TC_OPC_SHL:
+      if (b < 0 || b > 62 || a < 0) break;
+      return (int64_t)((uint64_t)a << b);
+    case TC_OPC_SHR:
+      if (b < 0 || b > 62) break;
+      return a >> b;
+    case TC_OPC_NONE:
+    case TC_OPC_NOT:
+    case TC_OPC_NEG:
+    case TC_OPC_BITNOT:
+      break;
+  }
+  *ok = 0;
+  return 0;
+}
+
+static aval eval_binop(frame *f, astate *s, const tc_insn *in) {
+  tc_eng *e = f->e;
+  uint32_t la = 0, lb = 0;
+  aval a = mem_eval(f, s, &in->a, &la);
+  aval b = mem_eval(f, s, &in->b, &lb);
+  tc_opcode op = in->opc;
+  if (a.k == AV_INT && b.k == AV_INT) {
+    int ok;
+    int64_t r = fold(op, a.i, b.i, &ok);
+    return ok ? av_make(AV_INT, r) : av_top();
+  }
+  if (op == TC_OPC_EQ || op == TC_OPC_NE) {
+    int eq = -1;
+    if ((a.k == AV_INT && b.k == AV_NE && a.i == b.i) || (a.k == AV_NE && b.k == AV_INT && a.i == b.i))
+      eq = 0;
+    else if (a.k == AV_SYM && b.k == AV_SYM && a.i == b.i)
+      eq = 1;
+    else if ((a.k == AV_ADDR && b.k == AV_INT && b.i == 0) ||
+             (b.k == AV_ADDR && a.k == AV_INT && a.i == 0))
+      eq = 0;
+    else if (a.k == AV_ADDR && b.k == AV_ADDR && a.i != IDX_ANY && b.i != IDX_ANY)
+      eq = a.loc == b.loc && a.i == b.i;
+    else if (a.k == AV_FUNC && b.k == AV_FUNC)
+      eq = a.i == b.i;
+    if (eq >= 0) return av_make(AV_INT, op == TC_OPC_EQ ? eq : !eq);
+    if ((a.k == AV_AVAIL && b.k == AV_INT && b.i == 0) ||
+        (b.k == AV_AVAIL && a.k == AV_INT && a.i == 0)) {
+      aval r = a.k == AV_AVAIL ? a : b;
+      if (op == TC_OPC_EQ) r.neg = !r.neg;
+      r.drel = DR_NONE;
+      return r;
+    }
+    aval r = av_top();
+    if (la && av_intlike(&a) && b.k == AV_INT)
+      set_derivation(&r, la, op == TC_OPC_EQ ? DR_EQ : DR_NE, b.i, &a);
+    else if (lb && av_intlike(&b) && a.k == AV_INT)
+      set_derivation(&r, lb, op == TC_OPC_EQ ? DR_EQ : DR_NE, a.i, &b);
+    else if (a.drel == DR_NE && a.dc == 0 && b.k == AV_INT && av_intlike(&a)) {
+      aval snap = av_make((av_kind)a.dsnap_k, a.dsnap_i);
+      set_derivation(&r, a.dloc, op == TC_OPC_EQ ? DR_EQ : DR_NE, b.i, &snap);
+    }
+    return r;
+  }
+  if ((op == TC_OPC_ADD || op == TC_OPC_SUB) && a.k == AV_ADDR && b.k == AV_INT) {
+    aval r = a;
+    if (a.i == IDX_ANY) return r;
+    int64_t base = a.i == IDX_NONE ? 0 : a.i;
+    if (a.i == IDX_NONE && b.i != 0 && !e->locs[a.loc].is_array) return av_top();
+    r.i = op == TC_OPC_ADD ? base + b.i : base - b.i;
+    if (r.i < 0) return av_top();
+    return r;
+  }
+  if (op == TC_OPC_ADD && b.k == AV_ADDR && a.k == AV_INT) {
+    aval r = b;
+    if (b.i == IDX_ANY) return r;
+    int64_t base = b.i == IDX_NONE ? 0 : b.i;
+    if (b.i == IDX_NONE && a.i != 0 && !e->locs[b.loc].is_array) return av_top();
+    r.i = base + a.i;
+    return r;
+  }
+  if (op == TC_OPC_AND && ((a.k == AV_INT && a.i == 0) || (b.k == AV_INT && b.i == 0)))
+    return av_make(AV_INT, 0);
+  if (op == TC_OPC_MUL && ((a.k == AV_INT && a.i == 0) || (b.k == AV_INT && b.i == 0)))
+    return av_make(AV_INT, 0);
+  return av_top();
+}
+
+static aval eval_unop(frame *f, astate *s, const tc_insn *in) {
+  uint32_t la = 0;
+  aval a = mem_eval(f, s, &in->a, &la);
+  switch (in->opc) {
+    case TC_OPC_NOT: {
+      int t = truth_of(s, &a);
+      if (a.k != AV_AVAIL && t >= 0) return av_make(AV_INT, !t);
+      if (a.k == AV_AVAIL) {
+        aval r = a;
+        r.neg = !r.neg;
+        r.drel = DR_NONE;
+        return r;
+      }
+      aval r = av_top();
+      if (a.drel != DR_NONE && a.dloc) {
+        aval snap = av_make((av_kind)a.dsnap_k, a.dsnap_i);
+        set_derivation(&r, a.dloc, a.drel == DR_EQ ? DR_NE : DR_EQ, a.dc, &snap);
+      } else if (la && av_intlike(&a)) {
+        set_derivation(&r, la, DR_EQ, 0, &a);
+      }
+      return r;
+    }
+    case TC_OPC_NEG:
+      return a.k == AV_INT ? av_make(AV_INT, (int64_t)(0 - (uint64_t)a.i)) : av_top();
+    case TC_OPC_BITNOT:
+      return a.k == AV_INT ? av_make(AV_INT, ~a.i) : av_top();
+    case TC_OPC_NONE:
+    case TC_OPC_ADD:
+    case TC_OPC_SUB:
+    case TC_OPC_MUL:
+    case TC_OPC_DIV:
+    case TC_OPC_REM:
+    case TC_OPC_EQ:
+    case TC_OPC_NE:
+    case TC_OPC_LT:
+    case TC_OPC_LE:
+    case TC_OPC_GT:
+    case TC_OPC_GE:
+    case TC_OPC_AND:
+    case TC_OPC_OR:
+    case TC_OPC_XOR:
+    case TC_OPC_SHL:
+    case TC_OPC_SHR:
+      break;
+  }
+  return av_top();
+}
+
+static void write_dst(frame *f, astate *s, const tc_insn *in, const aval *v) {
+  if (!in->has_dst) return;
+  targets dt;
+  if (!mem_resolve(f, s, &in->dst, &dt)) return;
+  mem_write_targets(f->e, s, &dt, v);
+}
+
+/* Applies one instruction to s; the states that follow go to out. */
+static void transfer(frame *f, astate s, const tc_insn *in, state_list *out) {
+  tc_eng *e = f->e;
+  switch (in->kind) {
+    case TC_I_ASSIGN:
+      do_assign(f, &s, in);
+      break;
+    case TC_I_UNOP: {
+      aval v = eval_unop(f, &s, in);
+      write_dst(f, &s, in, &v);
+      break;
+    }
+    case TC_I_BINOP: {
+      aval v = eval_binop(f, &s, in);
+      write_dst(f, &s, in, &v);
+      break;
+    }
+    case TC_I_AGGREGATE: {
+      aval z = av_make(AV_INT, 0);
+      write_dst(f, &s, in, &z);
+      break;
+    }
+    case TC_I_HAVOC: {
+      aval t = av_top();
+      write_dst(f, &s, in, &t);
+      break;
+    }
+    case TC_I_CALL:
+      call_dispatch(f, s, in, out);
+      return;
+  }
+  slist_push(e, out, s);
+}
+
+/* ------------------------------------------------------------------ the fixpoint */
+
+typedef struct bstate {
+  astate st;
+  uint8_t done;
+} bstate;
+
+typedef struct blist {
+  bstate *items;
+  size_t n, cap;
+} blist;
+
+typedef struct wl {
+  uint32_t *heap; /* block ids ordered by rpo */
+  size_t n, cap;
+  uint8_t *queued;
+  const uint32_t *rpo;
+} wl;
+
+static void wl_push(tc_eng *e, wl *w, uint32_t b) {
+  if (w->queued[b]) return;
+  uint32_t *slot = VEC_PUSH(w->heap, w->n, w->cap);
+  if (!slot) {
+    e->oom = 1;
+    return;
+  }
+  w->queued[b] = 1;
+  size_t i = w->n - 1;
+  while (i > 0) {
+    size_t p = (i - 1) / 2;
+    if (w->rpo[w->heap[p]] <= w->rpo[b]) break;
+    w->heap[i] = w->heap[p];
+    i = p;
+  }
+  w->heap[i] = b;
+}
+
+static uint32_t wl_pop(wl *w) {
+  uint32_t top = w->heap[0];
+  uint32_t last = w->heap[--w->n];
+  size_t i = 0;
+  for (;;) {
+    size_t l = 2 * i + 1, r = l + 1, m = i;
+    uint32_t mv = last;
+    if (l < w->n && w->rpo[w->heap[l]] < w->rpo[mv]) {
+      m = l;
+      mv = w->heap[l];
+    }
+    if (r < w->n && w->rpo[w->heap[r]] < w->rpo[mv]) {
+      m = r;
+      mv = w->heap[r];
+    }
+    if (m == i) break;
+    w->heap[i] = w->heap[m];
+    i = m;
+  }
+  if (w->n) w->heap[i] = last;
+  w->queued[top] = 0;
+  return top;
+}
+
+typedef struct fctx {
+  frame fr;
+  blist *in;
+  wl w;
+} fctx;
+
+static void add_state(fctx *c, uint32_t b, astate st) {
+  tc_eng *e = c->fr.e;
+  fninfo *fi = c->fr.fi;
+  blist *bl = &c->in[b];
+  for (size_t i = 0; i < bl->n; i++)
+    if (state_equal(e, &bl->items[i].st, &st)) {
+      state_release(e, &st);
+      return;
+    }
+  size_t target = SIZE_MAX;
+  if (fi->loop_head[b]) {
+    for (size_t i = 0; i < bl->n && target == SIZE_MAX; i++) {
+      int int_only = 0;
+      state_distance(e, &bl->items[i].st, &st, &int_only, UINT32_MAX - 1);
+      if (int_only) target = i;
+    }
+  }
+  if (target == SIZE_MAX && bl->n < e->max_states) {
+    bstate *p = VEC_PUSH(bl->items, bl->n, bl->cap);
+    if (!p) {
+      e->oom = 1;
+      state_release(e, &st);
+      return;
+    }
+    p->st = st;
+    p->done = 0;
+    wl_push(e, &c->w, b);
+    return;
+  }
+  if (target == SIZE_MAX) {
+    uint32_t bd = UINT32_MAX;
+    for (size_t i = 0; i < bl->n; i++) {
+      uint32_t d = state_distance(e, &bl->items[i].st, &st, NULL, bd);
+      if (d < bd) {
+        bd = d;
+        target = i;
+      }
+    }
+  }
+  if (state_join_into(e, &bl->items[target].st, &st)) {
+    bl->items[target].done = 0;
+    wl_push(e, &c->w, b);
+  }
+  state_release(e, &st);
+}
+
+/* Forgets the temporaries block b wrote that no other block reads. */
+static void kill_block_temps(fctx *c, uint32_t b, astate *s) {
+  tc_eng *e = c->fr.e;
+  fninfo *fi = c->fr.fi;
+  const tc_block *bl = &fi->fn->blocks[b];
+  for (uint32_t i = 0; i < bl->n_insns; i++) {
+    const tc_insn *in = &bl->insns[i];
+    if (!in->has_dst || in->dst.root != TC_ROOT_TEMP || in->dst.id >= fi->fn->n_temps ||
+        fi->cross_temp[in->dst.id])
+      continue;
+    uint32_t l = loc_root(e, LK_TEMP, fi->idx, in->dst.id, fi->idx);
+    if (!l) continue;
+    mem_clear_subtree(e, s, l);
+    st_set(e, &s->mem, l, NULL);
+  }
+}
+
+static void to_succ(fctx *c, uint32_t from, uint32_t to, astate s) {
+  if (to >= c->fr.fi->fn->n_blocks) {
+    state_release(c->fr.e, &s);
+    return;
+  }
+  kill_block_temps(c, from, &s);
+  add_state(c, to, s);
+}
+
+static tc_sym cond_name(const tc_opnd *o) {
+  return (o->kind == TC_OPND_PATH && o->path.root != TC_ROOT_TEMP) ? o->path.spelling : 0;
+}
+
+static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
+  tc_eng *e = c->fr.e;
+  fninfo *fi = c->fr.fi;
+  const tc_term *t = &fi->fn->blocks[b].term;
+  switch (t->kind) {
+    case TC_T_GOTO:
+      if (t->n_succ >= 1)
+        to_succ(c, b, t->succ[0], s);
+      else
+        state_release(e, &s);
+      return;
+    case TC_T_BRANCH: {
+      if (t->n_succ < 2) {
+        state_release(e, &s);
+        return;
+      }
+      uint32_t single = 0;
+      aval v = mem_eval(&c->fr, &s, &t->cond, &single);
+      int tr = truth_of(&s, &v);
+      if (tr >= 0) {
+        to_succ(c, b, t->succ[tr ? 0 : 1], s);
+        return;
+      }
+      uint32_t s_avail_no = s.avail_no;
+      for (int side = 1; side >= 0; side--) {
+        astate x = side ? state_copy(&s) : s;
+        int ok = flow_assume(e, &x, &v, side);
+        if (ok && single) ok = assume_rel(e, &x, single, side ? DR_NE : DR_EQ, 0, &t->loc);
+        uint32_t learned = x.avail_no & ~s_avail_no;
+        for (int bk = 0; ok && bk < 32; bk++)
+          if (learned & (1u << bk)) x.path = pathnote_new(e, x.path, &t->loc, 0, 0, bk);
+        if (ok) x.path = pathnote_new(e, x.path, &t->loc, cond_name(&t->cond), side, -1);
+        if (ok)
+          to_succ(c, b, t->succ[side ? 0 : 1], x);
+        else
+          state_release(e, &x);
+      }
+      return;
+    }
+    case TC_T_SWITCH: {
+      uint32_t single = 0;
+      aval v = mem_eval(&c->fr, &s, &t->cond, &single);
+      if (t->n_succ < t->n_cases + 1) {
+        state_release(e, &s);
+        return;
+      }
+      if (v.k == AV_INT) {
+        uint32_t k = t->n_cases;
+        for (uint32_t i = 0; i < t->n_cases; i++)
+          if (t->case_values[i] == v.i) {
+            k = i;
+            break;
+          }
+        to_succ(c, b, t->succ[k], s);
+        return;
+      }
+      uint32_t src = single;
+      if (!src && v.drel == DR_NE && v.dc == 0) src = v.dloc;
+      for (uint32_t i = 0; i <= t->n_cases; i++) {
+        astate x = state_copy(&s);
+        int ok = 1;
+        if (i < t->n_cases) {
+          if (v.k == AV_NE && v.i == t->case_values[i]) ok = 0;
+          if (ok && src) ok = assume_rel(e, &x, src, DR_EQ, t->case_values[i], &t->loc);
+          if (ok)
+            x.path = pathnote_new(e, x.path, &t->loc, cond_name(&t->cond),
+                                  (int32_t)(t->case_values[i] + 2), -1);
+        } else if (src) {
+          for (uint32_t k = 0; k < t->n_cases && ok; k++)
+            ok = assume_rel(e, &x, src, DR_NE, t->case_values[k], &t->loc);
+        }
+        if (ok)
+          to_succ(c, b, t->succ[i], x);
+        else
+          state_release(e, &x);
+      }
+      state_release(e, &s);
+      return;
+    }
+    case TC_T_RETURN:
+      if (t->cond.kind != TC_OPND_NONE) {
+        uint32_t ret = loc_root(e, LK_RET, fi->idx, 0, fi->idx);
+        targets st;
+        if (mem_is_record_type(&fi->fn->ret_type) && t->cond.kind == TC_OPND_PATH &&
+            mem_resolve(&c->fr, &s, &t->cond.path, &st) && st.n == 1) {
+          mem_copy_subtree(e, &s, ret, st.loc[0], 0, NULL);
+        } else {
+          aval v = mem_eval(&c->fr, &s, &t->cond, NULL);
+          v.drel = DR_NONE;
+          mem_write(e, &s, ret, &v, 0);
+        }
+      }
+      slist_push(e, exits, s);
+      return;
+    case TC_T_UNREACHABLE:
+      state_release(e, &s);
+      return;
+  }
+  state_release(e, &s);
+}
+
+static void run_block(fctx *c, uint32_t b, astate st, state_list *exits) {
+  tc_eng *e = c->fr.e;
+  const tc_block *bl = &c->fr.fi->fn->blocks[b];
+  state_list cur = {0};
+  slist_push(e, &cur, st);
+  for (uint32_t i = 0; i < bl->n_insns && cur.n; i++) {
+    state_list next = {0};
+    e->work += cur.n;
+    for (size_t k = 0; k < cur.n; k++) transfer(&c->fr, cur.items[k], &bl->insns[i], &next);
+    free(cur.items);
+    cur = next;
+    if (cur.n > e->max_states) slist_merge_to(e, &cur, e->max_states);
+  }
+  for (size_t k = 0; k < cur.n; k++) terminate(c, b, cur.items[k], exits);
+  free(cur.items);
+}
+
+int flow_analyze(tc_eng *e, fninfo *fi, astate entry, state_list *exits) {
+  if (prepare(e, fi) || !fi->fn->n_blocks) {
+    state_release(e, &entry);
+    return e->oom ? -1 : 0;
+  }
+  uint32_t nb = fi->fn->n_blocks;
+  fctx c;
+  memset(&c, 0, sizeof c);
+  c.fr.e = e;
+  c.fr.fi = fi;
+  c.in = calloc(nb, sizeof *c.in);
+  c.w.queued = calloc(nb, 1);
+  c.w.rpo = fi->rpo;
+  if (!c.in || !c.w.queued) {
+    free(c.in);
+    free(c.w.queued);
+    state_release(e, &entry);
+    e->oom = 1;
+    return -1;
+  }
+  uint64_t start = e->work;
+  uint64_t budget = 20000 + 200ull * fi->n_insns;
+  int aborted = 0;
+  add_state(&c, 0, entry);
+  while (c.w.n && !aborted) {
+    uint32_t b = wl_pop(&c.w);
+    for (size_t i = 0; i < c.in[b].n; i++) {
+      if (c.in[b].items[i].done) continue;
+      c.in[b].items[i].done = 1;
+      astate st = state_copy(&c.in[b].items[i].st);
+      run_block(&c, b, st, exits);
+      if (e->work - start > budget || e->work > e->work_limit || e->oom) {
+        aborted = 1;
+        break;
+      }
+    }
+  }
+  for (uint32_t b = 0; b < nb; b++) {
+    for (size_t i = 0; i < c.in[b].n; i++) state_release(e, &c.in[b].items[i].st);
+    free(c.in[b].items);
+  }
+  free(c.in);
+  free(c.w.heap);
+  free(c.w.queued);
+  if (aborted) {
+    slist_release(e, exits);
+    return -1;
+  }
+  slist_merge_to(e, exits, e->max_states);
+  return 0;
+}

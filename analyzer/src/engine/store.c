@@ -1,0 +1,339 @@
+/* analyzer/src/engine/store.c — abstract states: a persistent (copy-on-write, reference-counted)
+ * radix tree from location id to value, so that copying a state at every branch and call costs
+ * O(1) and comparing two states skips everything they still share. Plus the state-level
+ * operations the fixpoint needs: equality, join, distance, and diffs (function summaries). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/eng.h"
+
+#define ST_MASK (ST_FAN - 1)
+
+struct st_node {
+  uint32_t rc, leaf;
+  st_node *next_free;
+  st_node *kid[ST_FAN];
+};
+
+typedef struct st_leaf {
+  uint32_t rc, leaf;
+  st_node *next_free;
+  aval val[ST_FAN];
+} st_leaf;
+
+static st_node *node_new(tc_eng *e, int leaf) {
+  st_node *n;
+  if (leaf) {
+    if (e->free_leaf) {
+      n = e->free_leaf;
+      e->free_leaf = n->next_free;
+    } else {
+      n = malloc(sizeof(st_leaf));
+      if (!n) {
+        e->oom = 1;
+        return NULL;
+      }
+    }
+    memset(n, 0, sizeof(st_leaf));
+  } else {
+    if (e->free_inner) {
+      n = e->free_inner;
+      e->free_inner = n->next_free;
+    } else {
+      n = malloc(sizeof(st_node));
+      if (!n) {
+        e->oom = 1;
+        return NULL;
+      }
+    }
+    memset(n, 0, sizeof(st_node));
+  }
+  n->rc = 1;
+  n->leaf = (uint32_t)leaf;
+  return n;
+}
+
+static void node_release(tc_eng *e, st_node *n) {
+  while (n && --n->rc == 0) {
+    if (n->leaf) {
+      n->next_free = e->free_leaf;
+      e->free_leaf = n;
+      return;
+    }
+    for (unsigned i = 1; i < ST_FAN; i++)
+      if (n->kid[i]) node_release(e, n->kid[i]);
+    st_node *k0 = n->kid[0];
+    n->next_free = e->free_inner;
+    e->free_inner = n;
+    n = k0; /* tail call on the first child */
+  }
+}
+
+static st_node *node_clone(tc_eng *e, st_node *n) {
+  st_node *c = node_new(e, (int)n->leaf);
+  if (!c) return NULL;
+  if (n->leaf) {
+    memcpy(((st_leaf *)c)->val, ((st_leaf *)n)->val, sizeof(((st_leaf *)n)->val));
+  } else {
+    for (unsigned i = 0; i < ST_FAN; i++) {
+      c->kid[i] = n->kid[i];
+      if (c->kid[i]) c->kid[i]->rc++;
+    }
+  }
+  return c;
+}
+
+static uint64_t cap_of(uint8_t depth) {
+  return depth ? (uint64_t)1 << (ST_BITS * depth) : 0;
+}
+
+/* Raises s to `depth` levels (the old tree becomes the first child). */
+static int st_lift(tc_eng *e, st_store *s, uint8_t depth) {
+  while (s->depth < depth) {
+    if (!s->root) {
+      s->depth = depth;
+      return 0;
+    }
+    st_node *n = node_new(e, 0);
+    if (!n) return -1;
+    n->kid[0] = s->root;
+    s->root = n;
+    s->depth++;
+  }
+  return 0;
+}
+
+const aval *st_get(const st_store *s, uint32_t id) {
+  if ((uint64_t)id >= cap_of(s->depth)) return NULL;
+  const st_node *n = s->root;
+  for (int lvl = s->depth - 1; lvl > 0 && n; lvl--) n = n->kid[(id >> (ST_BITS * lvl)) & ST_MASK];
+  if (!n) return NULL;
+  const aval *v = &((const st_leaf *)n)->val[id & ST_MASK];
+  return v->k == AV_ABSENT ? NULL : v;
+}
+
+void st_set(tc_eng *e, st_store *s, uint32_t id, const aval *v) {
+  int clear = !v || v->k == AV_ABSENT;
+  if (clear && !st_get(s, id)) return;
+  uint8_t need = 1;
+  while ((uint64_t)id >= cap_of(need)) need++;
+  if (need > s->depth && st_lift(e, s, need)) return;
+  st_node **slot = &s->root;
+  for (int lvl = s->depth - 1; lvl >= 0; lvl--) {
+    st_node *n = *slot;
+    if (!n) {
+      n = node_new(e, lvl == 0);
+      if (!n) return;
+      *slot = n;
+    } else if (n->rc > 1) {
+      st_node *c = node_clone(e, n);
+      if (!c) return;
+      n->rc--;
+      *slot = c;
+      n = c;
+    }
+    if (lvl == 0) {
+      aval *dst = &((st_leaf *)n)->val[id & ST_MASK];
+      if (clear)
+        memset(dst, 0, sizeof *dst);
+      else
+        *dst = *v;
+      return;
+    }
+    slot = &n->kid[(id >> (ST_BITS * lvl)) & ST_MASK];
+  }
+}
+
+st_store st_copy(const st_store *s) {
+  if (s->root) s->root->rc++;
+  return *s;
+}
+
+void st_release(tc_eng *e, st_store *s) {
+  if (s->root) node_release(e, s->root);
+  s->root = NULL;
+  s->depth = 0;
+}
+
+astate state_copy(const astate *s) {
+  astate c = *s;
+  c.mem = st_copy(&s->mem);
+  return c;
+}
+
+void state_release(tc_eng *e, astate *s) { st_release(e, &s->mem); }
+
+/* ---- walking two trees together ---- */
+
+typedef struct diff_ctx {
+  tc_eng *e;
+  int (*fn)(struct diff_ctx *d, uint32_t id, const aval *a, const aval *b); /* nonzero: stop */
+  void *user;
+  int stop;
+} diff_ctx;
+
+static const aval k_absent; /* all zero: AV_ABSENT */
+
+static void walk2(diff_ctx *d, const st_node *a, const st_node *b, int lvl, uint32_t base) {
+  if (d->stop || a == b) return;
+  if (lvl == 0) {
+    const st_leaf *la = (const st_leaf *)a, *lb = (const st_leaf *)b;
+    for (unsigned i = 0; i < ST_FAN && !d->stop; i++) {
+      const aval *va = la ? &la->val[i] : &k_absent;
+      const aval *vb = lb ? &lb->val[i] : &k_absent;
+      if (va->k == AV_ABSENT && vb->k == AV_ABSENT) continue;
+      if (d->fn(d, base + i, va, vb)) d->stop = 1;
+    }
+    return;
+  }
+  for (unsigned i = 0; i < ST_FAN && !d->stop; i++) {
+    const st_node *ka = a ? a->kid[i] : NULL, *kb = b ? b->kid[i] : NULL;
+    if (ka || kb) walk2(d, ka, kb, lvl - 1, base + (i << (ST_BITS * lvl)));
+  }
+}
+
+static void walk_states(diff_ctx *d, const astate *a, const astate *b) {
+  uint8_t depth = a->mem.depth > b->mem.depth ? a->mem.depth : b->mem.depth;
+  if (!depth) return;
+  /* lifting keeps the contents; it only changes the representation */
+  st_lift(d->e, (st_store *)&((astate *)a)->mem, depth);
+  st_lift(d->e, (st_store *)&((astate *)b)->mem, depth);
+  walk2(d, a->mem.root, b->mem.root, depth - 1, 0);
+}
+
+static int identical(const aval *a, const aval *b) {
+  return av_same(a, b) && a->prov == b->prov && a->drel == b->drel && a->dloc == b->dloc &&
+         a->dc == b->dc && a->neg == b->neg;
+}
+
+static int eq_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
+  (void)id;
+  int *eq = d->user;
+  if (!av_same(a, b)) {
+    *eq = 0;
+    return 1;
+  }
+  return 0;
+}
+
+int state_equal(tc_eng *e, const astate *a, const astate *b) {
+  if (a->avail_yes != b->avail_yes || a->avail_no != b->avail_no) return 0;
+  int eq = 1;
+  diff_ctx d = {e, eq_fn, &eq, 0};
+  walk_states(&d, a, b);
+  return eq;
+}
+
+typedef struct join_ent {
+  uint32_t id;
+  aval v;
+} join_ent;
+
+typedef struct join_acc {
+  const astate *a, *b;
+  join_ent *ents;
+  size_t n, cap;
+} join_acc;
+
+static int join_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
+  join_acc *j = d->user;
+  if (av_same(a, b)) return 0;
+  aval ea = a->k == AV_ABSENT ? mem_eff(d->e, j->a, id) : *a;
+  aval eb = b->k == AV_ABSENT ? mem_eff(d->e, j->b, id) : *b;
+  aval r = av_join(&ea, &eb);
+  if (a->k != AV_ABSENT && av_same(&r, a)) return 0;
+  if (a->k == AV_ABSENT && av_same(&r, &ea)) return 0;
+  join_ent *je = VEC_PUSH(j->ents, j->n, j->cap);
+  if (!je) {
+    d->e->oom = 1;
+    return 1;
+  }
+  je->id = id;
+  je->v = r;
+  return 0;
+}
+
+int state_join_into(tc_eng *e, astate *a, const astate *b) {
+  join_acc j = {a, b, NULL, 0, 0};
+  diff_ctx d = {e, join_fn, &j, 0};
+  walk_states(&d, a, b);
+  int changed = j.n > 0;
+  for (size_t i = 0; i < j.n; i++) st_set(e, &a->mem, j.ents[i].id, &j.ents[i].v);
+  free(j.ents);
+  uint32_t ay = a->avail_yes & b->avail_yes, an = a->avail_no & b->avail_no;
+  if (ay != a->avail_yes || an != a->avail_no) changed = 1;
+  a->avail_yes = ay;
+  a->avail_no = an;
+  if (a->path != b->path) a->path = NULL; /* the joined state took no single path */
+  return changed;
+}
+
+typedef struct dist_acc {
+  uint32_t dist, limit;
+  int int_only;
+} dist_acc;
+
+static int dist_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
+  (void)id;
+  dist_acc *x = d->user;
+  if (av_same(a, b)) return 0;
+  if (av_intlike(a) && av_intlike(b)) {
+    x->dist += 1;
+  } else {
+    x->dist += 16;
+    x->int_only = 0;
+  }
+  return x->dist > x->limit;
+}
+
+uint32_t state_distance(tc_eng *e, const astate *a, const astate *b, int *int_only,
+                        uint32_t limit) {
+  dist_acc x = {0, limit, 1};
+  diff_ctx d = {e, dist_fn, &x, 0};
+  walk_states(&d, a, b);
+  if (a->avail_yes != b->avail_yes || a->avail_no != b->avail_no) {
+    x.dist += 16;
+    x.int_only = 0;
+  }
+  if (int_only) *int_only = x.int_only;
+  return x.dist;
+}
+
+typedef struct diff_acc {
+  delta_ent **out;
+  size_t *n, *cap;
+} diff_acc;
+
+static int diff_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
+  diff_acc *x = d->user;
+  if (identical(a, b)) return 0;
+  delta_ent *de = VEC_PUSH(*x->out, *x->n, *x->cap);
+  if (!de) {
+    d->e->oom = 1;
+    return 1;
+  }
+  de->id = id;
+  de->v = *b;
+  return 0;
+}
+
+int state_diff(tc_eng *e, const astate *from, const astate *to, delta_ent **out, size_t *n,
+               size_t *cap) {
+  diff_acc x = {out, n, cap};
+  diff_ctx d = {e, diff_fn, &x, 0};
+  walk_states(&d, from, to);
+  return e->oom ? -1 : 0;
+}
+
+void st_free_all(tc_eng *e) {
+  while (e->free_inner) {
+    st_node *n = e->free_inner->next_free;
+    free(e->free_inner);
+    e->free_inner = n;
+  }
+  while (e->free_leaf) {
+    st_node *n = e->free_leaf->next_free;
+    free(e->free_leaf);
+    e->free_leaf = n;
+  }
+}

@@ -1,0 +1,1254 @@
+/* analyzer/src/rules/rules.c — loads and validates rules files (docs/rules.md) with cJSON into
+ * a tc_rules: backends, kinds, device/tensor types, rule ids, message templates, and per
+ * function its checks and result. Every error names the file, the line and the column
+ * ("FILE:LINE:COL: what is wrong"): syntax errors at cJSON's error offset, semantic errors at
+ * the key they concern. Several files merge: later files add backends, kinds and functions and
+ * may override earlier entries. */
+#include "rules/rules.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/diag.h"
+
+/* ---------------------------------------------------------------- small helpers */
+
+static char *dupstr(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+static size_t hash_str(const char *s) {
+  size_t h = 1469598103934665603ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+/* The rule ids of the runtime's table (dt/rules.def), for metadata. */
+static int is_builtin_rule(const char *id) {
+#define DT_RULE(status, rid, name, shortd, help) \
+  if (strcmp(id, rid) == 0) return 1;
+#include <dt/rules.def>
+#undef DT_RULE
+  return 0;
+}
+
+/* ---------------------------------------------------------------- loader state and errors */
+
+typedef struct loader {
+  tc_rules *r;
+  const char *text; /* the file being loaded */
+  const char *file;
+  char *err;
+  size_t err_len;
+  int failed;
+} loader;
+
+static void offset_to_linecol(const char *text, size_t off, unsigned *line, unsigned *col) {
+  unsigned l = 1, c = 1;
+  for (size_t i = 0; i < off && text[i]; i++) {
+    if (text[i] == '\n') {
+      l++;
+      c = 1;
+    } else {
+      c++;
+    }
+  }
+  *line = l;
+  *col = c;
+}
+
+static void fail_at(loader *L, size_t off, const char *fmt, ...) {
+  if (L->failed) return;
+  L->failed = 1;
+  unsigned line, col;
+  offset_to_linecol(L->text, off, &line, &col);
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (L->err && L->err_len) snprintf(L->err, L->err_len, "%s:%u:%u: %s", L->file, line, col, msg);
+}
+
+/* Finds `"key"` followed by `:` at or after from; returns its offset or from if absent. */
+static size_t find_key(const char *text, size_t from, const char *key) {
+  size_t klen = strlen(key);
+  const char *p = text + from;
+  while ((p = strchr(p, '"')) != NULL) {
+    if (strncmp(p + 1, key, klen) == 0 && p[1 + klen] == '"') {
+      const char *q = p + 2 + klen;
+      while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n') q++;
+      if (*q == ':') return (size_t)(p - text);
+    }
+    p++;
+  }
+  return from;
+}
+
+/* The position of the nested keys k1, k2, … (NULL-terminated), each searched after the last. */
+static size_t locate(const loader *L, ...) {
+  va_list ap;
+  va_start(ap, L);
+  size_t off = 0;
+  const char *k;
+  while ((k = va_arg(ap, const char *)) != NULL) off = find_key(L->text, off, k);
+  va_end(ap);
+  return off;
+}
+
+/* Rejects keys of obj that are not listed (typos must not pass silently). */
+static int only_keys(loader *L, const cJSON *obj, size_t where, const char *what,
+                     const char *const *allowed) {
+  for (const cJSON *c = obj->child; c; c = c->next) {
+    int ok = 0;
+    for (size_t i = 0; allowed[i]; i++)
+      if (strcmp(c->string, allowed[i]) == 0) ok = 1;
+    if (!ok) {
+      fail_at(L, find_key(L->text, where, c->string), "unknown key \"%s\" in %s", c->string,
+              what);
+      return -1;
+    }
+    for (const cJSON *d = c->next; d; d = d->next)
+      if (strcmp(c->string, d->string) == 0) {
+        fail_at(L, find_key(L->text, find_key(L->text, where, c->string) + 1, c->string),
+                "duplicate key \"%s\" in %s", c->string, what);
+        return -1;
+      }
+  }
+  return 0;
+}
+
+static int get_int(loader *L, const cJSON *obj, const char *key, size_t where, int lo, int hi,
+                   int *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v) return 0;
+  if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int)v->valuedouble || v->valueint < lo ||
+      v->valueint > hi) {
+    fail_at(L, find_key(L->text, where, key), "\"%s\" must be an integer in [%d, %d]", key, lo,
+            hi);
+    return -1;
+  }
+  *out = v->valueint;
+  return 1;
+}
+
+static int get_bool(loader *L, const cJSON *obj, const char *key, size_t where, int *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v) return 0;
+  if (!cJSON_IsBool(v)) {
+    fail_at(L, find_key(L->text, where, key), "\"%s\" must be true or false", key);
+    return -1;
+  }
+  *out = cJSON_IsTrue(v) ? 1 : 0;
+  return 1;
+}
+
+static const char *get_string(loader *L, const cJSON *obj, const char *key, size_t where,
+                              int required, const char *what) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v) {
+    if (required) fail_at(L, where, "%s needs a string \"%s\"", what, key);
+    return NULL;
+  }
+  if (!cJSON_IsString(v) || !v->valuestring[0]) {
+    fail_at(L, find_key(L->text, where, key), "\"%s\" must be a non-empty string", key);
+    return NULL;
+  }
+  return v->valuestring;
+}
+
+/* ---------------------------------------------------------------- sections */
+
+static int add_backend(loader *L, const char *name, const char *en, int64_t value, int single,
+                       size_t where) {
+  tc_rules *r = L->r;
+  for (size_t i = 0; i < r->n_backends; i++) {
+    if (strcmp(r->backends[i].name, name) == 0) {
+      if (r->backends[i].value != value) {
+        fail_at(L, where, "backend \"%s\" redefined with another value", name);
+        return -1;
+      }
+      return 0;
+    }
+    if (r->backends[i].value == value) {
+      fail_at(L, where, "backends \"%s\" and \"%s\" have the same value %lld",
+              r->backends[i].name, name, (long long)value);
+      return -1;
+    }
+  }
+  if (r->n_backends >= 30) {
+    fail_at(L, where, "too many backends (at most 30)");
+    return -1;
+  }
+  tc_backend_def *nb = realloc(r->backends, (r->n_backends + 1) * sizeof *nb);
+  if (!nb) return -1;
+  r->backends = nb;
+  nb[r->n_backends].name = dupstr(name);
+  nb[r->n_backends].enum_name = en ? dupstr(en) : NULL;
+  nb[r->n_backends].value = value;
+  nb[r->n_backends].single_device = single;
+  r->n_backends++;
+  return 0;
+}
+
+static int parse_backends(loader *L, const cJSON *arr) {
+  size_t where = locate(L, "backends", NULL);
+  if (!cJSON_IsArray(arr)) {
+    fail_at(L, where, "\"backends\" must be an array of objects");
+    return -1;
+  }
+  static const char *const keys[] = {"name", "enum", "value", "single_device", "description",
+                                     NULL};
+  size_t at = where;
+  for (const cJSON *b = arr->child; b; b = b->next) {
+    at = find_key(L->text, at + 1, "name");
+    if (!cJSON_IsObject(b)) {
+      fail_at(L, at, "each backend must be an object");
+      return -1;
+    }
+    if (only_keys(L, b, at, "a backend", keys)) return -1;
+    const char *name = get_string(L, b, "name", at, 1, "a backend");
+    if (!name) return -1;
+    const char *en = cJSON_GetObjectItemCaseSensitive(b, "enum")
+                         ? get_string(L, b, "enum", at, 0, "a backend")
+                         : NULL;
+    if (L->failed) return -1;
+    int value = 0, single = 0;
+    int got = get_int(L, b, "value", at, -1000000, 1000000, &value);
+    if (got < 0) return -1;
+    if (got == 0) {
+      fail_at(L, at, "backend \"%s\" needs an integer \"value\" (its enum value)", name);
+      return -1;
+    }
+    if (get_bool(L, b, "single_device", at, &single) < 0) return -1;
+    if (add_backend(L, name, en, value, single, at)) return -1;
+  }
+  return 0;
+}
+
+static int parse_kinds(loader *L, const cJSON *arr) {
+  size_t where = locate(L, "kinds", NULL);
+  if (!cJSON_IsArray(arr)) {
+    fail_at(L, where, "\"kinds\" must be an array of objects");
+    return -1;
+  }
+  static const char *const keys[] = {"name", "enum", "value", "description", NULL};
+  size_t at = where;
+  tc_rules *r = L->r;
+  for (const cJSON *k = arr->child; k; k = k->next) {
+    at = find_key(L->text, at + 1, "name");
+    if (!cJSON_IsObject(k)) {
+      fail_at(L, at, "each kind must be an object");
+      return -1;
+    }
+    if (only_keys(L, k, at, "a kind", keys)) return -1;
+    const char *name = get_string(L, k, "name", at, 1, "a kind");
+    if (!name) return -1;
+    const char *en = cJSON_GetObjectItemCaseSensitive(k, "enum")
+                         ? get_string(L, k, "enum", at, 0, "a kind")
+                         : NULL;
+    if (L->failed) return -1;
+    int value = 0;
+    int got = get_int(L, k, "value", at, -1000000, 1000000, &value);
+    if (got < 0) return -1;
+    if (got == 0) {
+      fail_at(L, at, "kind \"%s\" needs an integer \"value\" (its enum value)", name);
+      return -1;
+    }
+    int dup = 0;
+    for (size_t i = 0; i < r->n_kinds; i++) {
+      if (strcmp(r->kinds[i].name, name) == 0) {
+        if (r->kinds[i].value != value) {
+          fail_at(L, at, "kind \"%s\" redefined with another value", name);
+          return -1;
+        }
+        dup = 1;
+      } else if (r->kinds[i].value == value) {
+        fail_at(L, at, "kinds \"%s\" and \"%s\" have the same value %d", r->kinds[i].name, name,
+                value);
+        return -1;
+      }
+    }
+    if (dup) continue;
+    if (r->n_kinds >= 30) {
+      fail_at(L, at, "too many kinds (at most 30)");
+      return -1;
+    }
+    tc_kind_def *nk = realloc(r->kinds, (r->n_kinds + 1) * sizeof *nk);
+    if (!nk) return -1;
+    r->kinds = nk;
+    nk[r->n_kinds].name = dupstr(name);
+    nk[r->n_kinds].enum_name = en ? dupstr(en) : NULL;
+    nk[r->n_kinds].value = value;
+    r->n_kinds++;
+  }
+  return 0;
+}
+
+static int parse_device_types(loader *L, const cJSON *arr) {
+  size_t where = locate(L, "device_types", NULL);
+  if (!cJSON_IsArray(arr)) {
+    fail_at(L, where, "\"device_types\" must be an array of objects");
+    return -1;
+  }
+  static const char *const keys[] = {"name", "backend_field", "ordinal_field", "autodiff_field",
+                                     "description", NULL};
+  size_t at = where;
+  tc_rules *r = L->r;
+  for (const cJSON *d = arr->child; d; d = d->next) {
+    at = find_key(L->text, at + 1, "name");
+    if (!cJSON_IsObject(d)) {
+      fail_at(L, at, "each device type must be an object");
+      return -1;
+    }
+    if (only_keys(L, d, at, "a device type", keys)) return -1;
+    const char *name = get_string(L, d, "name", at, 1, "a device type");
+    const char *bf = name ? get_string(L, d, "backend_field", at, 1, "a device type") : NULL;
+    const char *of = bf ? get_string(L, d, "ordinal_field", at, 1, "a device type") : NULL;
+    const char *af = of ? get_string(L, d, "autodiff_field", at, 1, "a device type") : NULL;
+    if (!af) return -1;
+    tc_device_type *nd = realloc(r->device_types, (r->n_device_types + 1) * sizeof *nd);
+    if (!nd) return -1;
+    r->device_types = nd;
+    nd[r->n_device_types].name = dupstr(name);
+    nd[r->n_device_types].backend_field = dupstr(bf);
+    nd[r->n_device_types].ordinal_field = dupstr(of);
+    nd[r->n_device_types].autodiff_field = dupstr(af);
+    r->n_device_types++;
+  }
+  return 0;
+}
+
+static int parse_tensor_types(loader *L, const cJSON *arr) {
+  size_t where = locate(L, "tensor_types", NULL);
+  if (!cJSON_IsArray(arr)) {
+    fail_at(L, where, "\"tensor_types\" must be an array of type names");
+    return -1;
+  }
+  tc_rules *r = L->r;
+  for (const cJSON *t = arr->child; t; t = t->next) {
+    if (!cJSON_IsString(t) || !t->valuestring[0]) {
+      fail_at(L, where, "\"tensor_types\" must hold non-empty strings");
+      return -1;
+    }
+    char **nt = realloc(r->tensor_types, (r->n_tensor_types + 1) * sizeof *nt);
+    if (!nt) return -1;
+    r->tensor_types = nt;
+    nt[r->n_tensor_types++] = dupstr(t->valuestring);
+  }
+  return 0;
+}
+
+static const char *const rule_slot_keys[TC_RULE_COUNT] = {
+    "autodiff_nested",        "autodiff_expected", "autodiff_inner_backend",
+    "backend_mismatch",       "device_mismatch",   "kind_mismatch",
+    "backend_unavailable"};
+
+static const char *const msg_slot_keys[TC_MSG_COUNT] = {
+    "autodiff_nested_device", "autodiff_nested_tensor", "autodiff_mixed",
+    "autodiff_required",      "autodiff_move",          "autodiff_plain_device",
+    "inner_backend",          "backend",                "device",
+    "kind",                   "unavailable"};
+
+/* Generic wording, used for templates a rules file does not give. */
+static const char *const msg_defaults[TC_MSG_COUNT] = {
+    "cannot wrap an autodiff device (got {got})",
+    "cannot wrap an autodiff tensor (got {got})",
+    "operands differ in autodiff-ness (expected {expected}, got {got})",
+    "expected an autodiff tensor, got {got}",
+    "cannot move between autodiff and plain devices ({got} to {expected})",
+    "expected an autodiff device, got {got}",
+    "autodiff tensors on different inner backends (expected {expected_inner}, got {got_inner})",
+    "tensors on different backends ({expected} and {got})",
+    "tensors on different devices (expected {expected}, got {got})",
+    "tensor kinds not accepted together ({kinds})",
+    "backend {backend} is not available ({why})"};
+
+static int parse_string_map(loader *L, const cJSON *obj, const char *section,
+                            const char *const *keys, size_t n, char **slots) {
+  size_t where = locate(L, section, NULL);
+  if (!cJSON_IsObject(obj)) {
+    fail_at(L, where, "\"%s\" must be an object of strings", section);
+    return -1;
+  }
+  for (const cJSON *c = obj->child; c; c = c->next) {
+    size_t i = 0;
+    while (i < n && strcmp(keys[i], c->string) != 0) i++;
+    if (i == n) {
+      fail_at(L, find_key(L->text, where, c->string), "unknown key \"%s\" in \"%s\"", c->string,
+              section);
+      return -1;
+    }
+    if (!cJSON_IsString(c) || !c->valuestring[0]) {
+      fail_at(L, find_key(L->text, where, c->string), "\"%s\" must be a non-empty string",
+              c->string);
+      return -1;
+    }
+    free(slots[i]);
+    slots[i] = dupstr(c->valuestring);
+  }
+  return 0;
+}
+
+static int parse_rule_metas(loader *L, const cJSON *arr) {
+  size_t where = locate(L, "rules", NULL);
+  if (!cJSON_IsArray(arr)) {
+    fail_at(L, where, "\"rules\" must be an array of rule descriptions");
+    return -1;
+  }
+  static const char *const keys[] = {"id", "name", "short_description", "full_description",
+                                     "help", "level", NULL};
+  tc_rules *r = L->r;
+  size_t at = where;
+  for (const cJSON *m = arr->child; m; m = m->next) {
+    at = find_key(L->text, at + 1, "id");
+    if (!cJSON_IsObject(m) || only_keys(L, m, at, "a rule description", keys)) {
+      fail_at(L, at, "each rule description must be an object");
+      return -1;
+    }
+    const char *id = get_string(L, m, "id", at, 1, "a rule description");
+    const char *name = id ? get_string(L, m, "name", at, 1, "a rule description") : NULL;
+    const char *sd = name ? get_string(L, m, "short_description", at, 1, "a rule description")
+                          : NULL;
+    if (!sd) return -1;
+    const char *fd = get_string(L, m, "full_description", at, 0, "");
+    const char *help = get_string(L, m, "help", at, 0, "");
+    const char *lvl = get_string(L, m, "level", at, 0, "");
+    if (L->failed) return -1;
+    tc_level level = TC_LEVEL_ERROR;
+    if (lvl) {
+      if (strcmp(lvl, "warning") == 0)
+        level = TC_LEVEL_WARNING;
+      else if (strcmp(lvl, "note") == 0)
+        level = TC_LEVEL_NOTE;
+      else if (strcmp(lvl, "error") != 0) {
+        fail_at(L, find_key(L->text, at, "level"), "\"level\" must be error, warning or note");
+        return -1;
+      }
+    }
+    tc_rule_meta *nm = realloc(r->metas, (r->n_metas + 1) * sizeof *nm);
+    if (!nm) return -1;
+    r->metas = nm;
+    tc_rule_meta *x = &nm[r->n_metas++];
+    x->id = dupstr(id);
+    x->name = dupstr(name);
+    x->short_description = dupstr(sd);
+    x->full_description = dupstr(fd ? fd : sd);
+    x->help = dupstr(help ? help : sd);
+    x->default_level = level;
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- functions */
+
+static int kind_index_by_name(const tc_rules *r, const char *name) {
+  for (size_t i = 0; i < r->n_kinds; i++)
+    if (strcmp(r->kinds[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+int tc_rules_backend_by_name(const tc_rules *r, const char *name) {
+  for (size_t i = 0; i < r->n_backends; i++)
+    if (strcmp(r->backends[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+static int get_arg(loader *L, const cJSON *obj, const char *key, size_t where, int n_params,
+                   int required, int *out) {
+  int hi = n_params >= 0 ? n_params - 1 : 63;
+  if (n_params == 0) {
+    if (cJSON_GetObjectItemCaseSensitive(obj, key)) {
+      fail_at(L, find_key(L->text, where, key), "\"%s\": the function takes no parameters", key);
+      return -1;
+    }
+  }
+  int got = get_int(L, obj, key, where, 0, hi < 0 ? 0 : hi, out);
+  if (got < 0) return -1;
+  if (got == 0 && required) {
+    fail_at(L, where, "missing \"%s\" (an argument index)", key);
+    return -1;
+  }
+  return got;
+}
+
+static int get_arg_list(loader *L, const cJSON *obj, const char *key, size_t where, int n_params,
+                        int *args, int *n_args, int min) {
+  const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
+  size_t at = find_key(L->text, where, key);
+  if (!a) {
+    fail_at(L, where, "missing \"%s\" (a list of argument indices)", key);
+    return -1;
+  }
+  if (!cJSON_IsArray(a)) {
+    fail_at(L, at, "\"%s\" must be a list of argument indices", key);
+    return -1;
+  }
+  int n = 0;
+  for (const cJSON *x = a->child; x; x = x->next) {
+    if (!cJSON_IsNumber(x) || x->valuedouble != (double)x->valueint || x->valueint < 0 ||
+        (n_params >= 0 && x->valueint >= n_params) || x->valueint > 63) {
+      fail_at(L, at, "\"%s\": argument indices must be integers in [0, %d]", key,
+              n_params >= 0 ? n_params - 1 : 63);
+      return -1;
+    }
+    if (n >= TC_RULES_MAX_ARGS) {
+      fail_at(L, at, "\"%s\": at most %d arguments", key, TC_RULES_MAX_ARGS);
+      return -1;
+    }
+    args[n++] = x->valueint;
+  }
+  if (n < min) {
+    fail_at(L, at, "\"%s\" needs at least %d argument indices", key, min);
+    return -1;
+  }
+  *n_args = n;
+  return 0;
+}
+
+static int parse_accept(loader *L, const cJSON *chk, size_t at, int width, tc_check *c) {
+  const cJSON *acc = cJSON_GetObjectItemCaseSensitive(chk, "accept");
+  if (!acc) return 0;
+  size_t aat = find_key(L->text, at, "accept");
+  if (!cJSON_IsArray(acc) || !acc->child) {
+    fail_at(L, aat, "\"accept\" must be a non-empty list of rows of kind names");
+    return -1;
+  }
+  int rows = cJSON_GetArraySize(acc);
+  c->accept = calloc((size_t)rows * (size_t)width, 1);
+  if (!c->accept) return -1;
+  int i = 0;
+  for (const cJSON *row = acc->child; row; row = row->next, i++) {
+    if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != width) {
+      fail_at(L, aat, "each \"accept\" row must list %d kind name%s", width,
+              width == 1 ? "" : "s");
+      return -1;
+    }
+    int j = 0;
+    for (const cJSON *k = row->child; k; k = k->next, j++) {
+      int ki = cJSON_IsString(k) ? kind_index_by_name(L->r, k->valuestring) : -1;
+      if (ki < 0) {
+        fail_at(L, aat, "\"accept\": unknown kind %s%s%s (declare it in \"kinds\")",
+                cJSON_IsString(k) ? "\"" : "", cJSON_IsString(k) ? k->valuestring : "(not a string)",
+                cJSON_IsString(k) ? "\"" : "");
+        return -1;
+      }
+      c->accept[i * width + j] = (int8_t)ki;
+    }
+  }
+  c->n_accept = rows;
+  return 1;
+}
+
+static int parse_check(loader *L, const cJSON *chk, size_t at, int n_params, tc_check *c) {
+  memset(c, 0, sizeof *c);
+  c->array_arg = c->count_arg = c->arg = c->tensor_arg = c->device_arg = -1;
+  if (!cJSON_IsObject(chk)) {
+    fail_at(L, at, "each check must be an object with a \"check\" name");
+    return -1;
+  }
+  const char *name = get_string(L, chk, "check", at, 1, "a check");
+  if (!name) return -1;
+  if (strcmp(name, "agree") == 0) {
+    static const char *const k[] = {"check", "args", NULL};
+    c->kind = TC_CHECK_AGREE;
+    if (only_keys(L, chk, at, "an \"agree\" check", k)) return -1;
+    return get_arg_list(L, chk, "args", at, n_params, c->args, &c->n_args, 2);
+  }
+  if (strcmp(name, "agree_array") == 0) {
+    static const char *const k[] = {"check", "array_arg", "count_arg", NULL};
+    c->kind = TC_CHECK_AGREE_ARRAY;
+    if (only_keys(L, chk, at, "an \"agree_array\" check", k)) return -1;
+    if (get_arg(L, chk, "array_arg", at, n_params, 1, &c->array_arg) < 0) return -1;
+    return get_arg(L, chk, "count_arg", at, n_params, 0, &c->count_arg) < 0 ? -1 : 0;
+  }
+  if (strcmp(name, "autodiff_required") == 0 || strcmp(name, "plain_device") == 0) {
+    static const char *const k[] = {"check", "arg", NULL};
+    c->kind = name[0] == 'a' ? TC_CHECK_AUTODIFF_REQUIRED : TC_CHECK_PLAIN_DEVICE;
+    if (only_keys(L, chk, at, "this check", k)) return -1;
+    return get_arg(L, chk, "arg", at, n_params, 1, &c->arg) < 0 ? -1 : 0;
+  }
+  if (strcmp(name, "same_autodiff") == 0 || strcmp(name, "wraps") == 0) {
+    static const char *const k[] = {"check", "tensor_arg", "device_arg", NULL};
+    c->kind = name[0] == 's' ? TC_CHECK_SAME_AUTODIFF : TC_CHECK_WRAPS;
+    if (only_keys(L, chk, at, "this check", k)) return -1;
+    if (get_arg(L, chk, "tensor_arg", at, n_params, 1, &c->tensor_arg) < 0) return -1;
+    return get_arg(L, chk, "device_arg", at, n_params, 1, &c->device_arg) < 0 ? -1 : 0;
+  }
+  if (strcmp(name, "allocates") == 0) {
+    static const char *const k[] = {"check", "device_arg", NULL};
+    c->kind = TC_CHECK_ALLOCATES;
+    if (only_keys(L, chk, at, "an \"allocates\" check", k)) return -1;
+    return get_arg(L, chk, "device_arg", at, n_params, 1, &c->device_arg) < 0 ? -1 : 0;
+  }
+  if (strcmp(name, "kinds") == 0) {
+    static const char *const k[] = {"check", "args", "accept", "array_arg", "count_arg", "same",
+                                    NULL};
+    c->kind = TC_CHECK_KINDS;
+    if (only_keys(L, chk, at, "a \"kinds\" check", k)) return -1;
+    if (cJSON_GetObjectItemCaseSensitive(chk, "array_arg")) {
+      if (cJSON_GetObjectItemCaseSensitive(chk, "args")) {
+        fail_at(L, at, "a \"kinds\" check takes either \"args\" or \"array_arg\", not both");
+        return -1;
+      }
+      if (get_arg(L, chk, "array_arg", at, n_params, 1, &c->array_arg) < 0) return -1;
+      if (get_arg(L, chk, "count_arg", at, n_params, 0, &c->count_arg) < 0) return -1;
+      if (get_bool(L, chk, "same", at, &c->same) < 0) return -1;
+      int got = parse_accept(L, chk, at, 1, c);
+      if (got < 0) return -1;
+      if (!c->same && got == 0) {
+        fail_at(L, at, "a \"kinds\" check over an array needs \"same\": true or \"accept\"");
+        return -1;
+      }
+      return 0;
+    }
+    if (get_arg_list(L, chk, "args", at, n_params, c->args, &c->n_args, 1)) return -1;
+    if (cJSON_GetObjectItemCaseSensitive(chk, "same")) {
+      fail_at(L, find_key(L->text, at, "same"), "\"same\" applies to \"array_arg\" only");
+      return -1;
+    }
+    int got = parse_accept(L, chk, at, c->n_args, c);
+    if (got < 0) return -1;
+    if (got == 0) {
+      fail_at(L, at, "a \"kinds\" check needs \"accept\" (rows of kind names)");
+      return -1;
+    }
+    return 0;
+  }
+  fail_at(L, find_key(L->text, at, "check"),
+          "unknown check \"%s\" (expected agree, agree_array, autodiff_required, plain_device, "
+          "same_autodiff, wraps, kinds or allocates)",
+          name);
+  return -1;
+}
+
+static int parse_device_result(loader *L, const cJSON *d, size_t at, int n_params,
+                               tc_result_spec *res) {
+  static const char *const k[] = {"backend",        "backend_arg",   "ordinal",  "ordinal_arg",
+                                  "autodiff",       "from_device_arg", "of_tensor_arg", NULL};
+  if (!cJSON_IsObject(d)) {
+    fail_at(L, at, "\"device\" must be an object");
+    return -1;
+  }
+  if (only_keys(L, d, at, "a \"device\" result", k)) return -1;
+  res->what = TC_RES_DEVICE;
+  res->ordinal = -1;
+  res->ordinal_arg = -1;
+  res->autodiff = -1;
+  int n_src = 0;
+  if (cJSON_GetObjectItemCaseSensitive(d, "backend")) {
+    const char *b = get_string(L, d, "backend", at, 1, "");
+    if (!b) return -1;
+    res->backend = tc_rules_backend_by_name(L->r, b);
+    if (res->backend < 0) {
+      fail_at(L, find_key(L->text, at, "backend"), "unknown backend \"%s\" (declare it in "
+              "\"backends\")", b);
+      return -1;
+    }
+    res->dev_src = TC_DEV_FIXED;
+    n_src++;
+  }
+  if (get_arg(L, d, "backend_arg", at, n_params, 0, &res->arg) == 1) {
+    res->dev_src = TC_DEV_BACKEND_ARG;
+    n_src++;
+  }
+  if (get_arg(L, d, "from_device_arg", at, n_params, 0, &res->arg) == 1) {
+    res->dev_src = TC_DEV_FROM_DEVICE;
+    n_src++;
+  }
+  if (get_arg(L, d, "of_tensor_arg", at, n_params, 0, &res->arg) == 1) {
+    res->dev_src = TC_DEV_OF_TENSOR;
+    n_src++;
+  }
+  if (L->failed) return -1;
+  if (n_src != 1) {
+    fail_at(L, at, "a \"device\" result needs exactly one of \"backend\", \"backend_arg\", "
+            "\"from_device_arg\", \"of_tensor_arg\"");
+    return -1;
+  }
+  if (get_int(L, d, "ordinal", at, 0, 1 << 20, &res->ordinal) < 0) return -1;
+  if (get_arg(L, d, "ordinal_arg", at, n_params, 0, &res->ordinal_arg) < 0) return -1;
+  int ad = 0;
+  int got = get_bool(L, d, "autodiff", at, &ad);
+  if (got < 0) return -1;
+  if (got) res->autodiff = ad;
+  if ((res->dev_src == TC_DEV_FIXED || res->dev_src == TC_DEV_BACKEND_ARG) &&
+      res->ordinal < 0 && res->ordinal_arg < 0) {
+    fail_at(L, at, "a \"device\" result with a backend needs \"ordinal\" or \"ordinal_arg\"");
+    return -1;
+  }
+  if ((res->dev_src == TC_DEV_FIXED || res->dev_src == TC_DEV_BACKEND_ARG) && res->autodiff < 0)
+    res->autodiff = 0;
+  return 0;
+}
+
+static int parse_tensor_result(loader *L, const cJSON *t, size_t at, int n_params,
+                               tc_result_spec *res) {
+  static const char *const k[] = {"device_arg", "like_arg",    "like_array_arg", "kind",
+                                  "kind_arg",   "kind_of_arg", "strip_autodiff", NULL};
+  if (!cJSON_IsObject(t)) {
+    fail_at(L, at, "\"tensor\" must be an object");
+    return -1;
+  }
+  if (only_keys(L, t, at, "a \"tensor\" result", k)) return -1;
+  res->what = TC_RES_TENSOR;
+  res->device_arg = res->like_arg = res->like_array_arg = -1;
+  res->kind_arg = res->kind_of_arg = -1;
+  res->tkind = -1;
+  int n_dev = 0, n_kind = 0;
+  n_dev += get_arg(L, t, "device_arg", at, n_params, 0, &res->device_arg) == 1;
+  n_dev += get_arg(L, t, "like_arg", at, n_params, 0, &res->like_arg) == 1;
+  n_dev += get_arg(L, t, "like_array_arg", at, n_params, 0, &res->like_array_arg) == 1;
+  n_kind += get_arg(L, t, "kind_arg", at, n_params, 0, &res->kind_arg) == 1;
+  n_kind += get_arg(L, t, "kind_of_arg", at, n_params, 0, &res->kind_of_arg) == 1;
+  if (L->failed) return -1;
+  if (n_dev != 1) {
+    fail_at(L, at, "a \"tensor\" result needs exactly one of \"device_arg\", \"like_arg\", "
+            "\"like_array_arg\"");
+    return -1;
+  }
+  if (cJSON_GetObjectItemCaseSensitive(t, "kind")) {
+    const char *kn = get_string(L, t, "kind", at, 1, "");
+    if (!kn) return -1;
+    res->tkind = kind_index_by_name(L->r, kn);
+    if (res->tkind < 0) {
+      fail_at(L, find_key(L->text, at, "kind"), "unknown kind \"%s\" (declare it in \"kinds\")",
+              kn);
+      return -1;
+    }
+    n_kind++;
+  }
+  if (n_kind > 1) {
+    fail_at(L, at, "a \"tensor\" result takes at most one of \"kind\", \"kind_arg\", "
+            "\"kind_of_arg\"");
+    return -1;
+  }
+  if (n_kind == 0 && res->device_arg >= 0) {
+    fail_at(L, at, "a \"tensor\" result created on \"device_arg\" needs \"kind\", \"kind_arg\" "
+            "or \"kind_of_arg\"");
+    return -1;
+  }
+  return get_bool(L, t, "strip_autodiff", at, &res->strip_autodiff) < 0 ? -1 : 0;
+}
+
+static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params,
+                        tc_result_spec *res) {
+  memset(res, 0, sizeof *res);
+  res->what = TC_RES_NONE;
+  res->arg = res->arg2 = res->ordinal_arg = res->ordinal = res->autodiff = -1;
+  res->device_arg = res->like_arg = res->like_array_arg = res->kind_arg = res->kind_of_arg = -1;
+  res->tkind = -1;
+  if (!cJSON_IsObject(res_obj) || !res_obj->child || res_obj->child->next) {
+    fail_at(L, at, "\"result\" must be an object with exactly one of \"device\", \"tensor\", "
+            "\"same_as_arg\", \"kind_of_arg\", \"devices_equal\", \"backend_available_arg\", "
+            "\"new_object\"");
+    return -1;
+  }
+  const cJSON *c = res_obj->child;
+  size_t cat = find_key(L->text, at, c->string);
+  if (strcmp(c->string, "device") == 0) return parse_device_result(L, c, cat, n_params, res);
+  if (strcmp(c->string, "tensor") == 0) return parse_tensor_result(L, c, cat, n_params, res);
+  if (strcmp(c->string, "same_as_arg") == 0 || strcmp(c->string, "kind_of_arg") == 0 ||
+      strcmp(c->string, "backend_available_arg") == 0) {
+    res->what = c->string[0] == 's'   ? TC_RES_SAME_AS_ARG
+                : c->string[0] == 'k' ? TC_RES_KIND_OF
+                                      : TC_RES_BACKEND_AVAILABLE;
+    return get_arg(L, res_obj, c->string, at, n_params, 1, &res->arg) < 0 ? -1 : 0;
+  }
+  if (strcmp(c->string, "devices_equal") == 0) {
+    int args[TC_RULES_MAX_ARGS], n = 0;
+    if (get_arg_list(L, res_obj, "devices_equal", at, n_params, args, &n, 2)) return -1;
+    if (n != 2) {
+      fail_at(L, cat, "\"devices_equal\" takes two argument indices");
+      return -1;
+    }
+    res->what = TC_RES_DEVICES_EQUAL;
+    res->arg = args[0];
+    res->arg2 = args[1];
+    return 0;
+  }
+  if (strcmp(c->string, "new_object") == 0) {
+    if (!cJSON_IsTrue(c)) {
+      fail_at(L, cat, "\"new_object\" must be true");
+      return -1;
+    }
+    res->what = TC_RES_NEW_OBJECT;
+    return 0;
+  }
+  fail_at(L, cat, "unknown result \"%s\"", c->string);
+  return -1;
+}
+
+static tc_api_fn *new_fn(tc_rules *r, const char *name) {
+  for (size_t i = 0; i < r->n_fns; i++)
+    if (strcmp(r->fns[i].name, name) == 0) { /* a later file overrides */
+      free(r->fns[i].checks);
+      r->fns[i].checks = NULL;
+      r->fns[i].n_checks = 0;
+      return &r->fns[i];
+    }
+  if (r->n_fns == r->cap_fns) {
+    size_t cap = r->cap_fns ? r->cap_fns * 2 : 64;
+    tc_api_fn *nf = realloc(r->fns, cap * sizeof *nf);
+    if (!nf) return NULL;
+    r->fns = nf;
+    r->cap_fns = cap;
+  }
+  tc_api_fn *f = &r->fns[r->n_fns++];
+  memset(f, 0, sizeof *f);
+  f->name = dupstr(name);
+  return f->name ? f : NULL;
+}
+
+static void free_checks(tc_check *c, size_t n) {
+  for (size_t i = 0; i < n; i++) free(c[i].accept);
+  free(c);
+}
+
+static int parse_fn(loader *L, const cJSON *fo, const char *section, int api) {
+  static const char *const k[] = {"params", "checks", "result", "description", NULL};
+  size_t at = locate(L, section, fo->string, NULL);
+  if (!cJSON_IsObject(fo)) {
+    fail_at(L, at, "function \"%s\" must be described by an object", fo->string);
+    return -1;
+  }
+  if (only_keys(L, fo, at, "a function description", k)) return -1;
+  int n_params = -1;
+  if (get_int(L, fo, "params", at, 0, 64, &n_params) < 0) return -1;
+  tc_check *checks = NULL;
+  size_t n_checks = 0;
+  const cJSON *cl = cJSON_GetObjectItemCaseSensitive(fo, "checks");
+  if (cl) {
+    size_t cat = find_key(L->text, at, "checks");
+    if (!cJSON_IsArray(cl)) {
+      fail_at(L, cat, "\"checks\" must be a list of checks");
+      return -1;
+    }
+    n_checks = (size_t)cJSON_GetArraySize(cl);
+    checks = calloc(n_checks ? n_checks : 1, sizeof *checks);
+    if (!checks) return -1;
+    size_t i = 0, pos = cat;
+    for (const cJSON *c = cl->child; c; c = c->next, i++) {
+      pos = find_key(L->text, pos + 1, "check");
+      if (parse_check(L, c, pos, n_params, &checks[i])) {
+        free_checks(checks, i + 1);
+        return -1;
+      }
+    }
+  }
+  tc_result_spec res;
+  memset(&res, 0, sizeof res);
+  res.what = TC_RES_NONE;
+  const cJSON *ro = cJSON_GetObjectItemCaseSensitive(fo, "result");
+  if (ro && parse_result(L, ro, find_key(L->text, at, "result"), n_params, &res)) {
+    free_checks(checks, n_checks);
+    return -1;
+  }
+  tc_api_fn *f = new_fn(L->r, fo->string);
+  if (!f) {
+    free_checks(checks, n_checks);
+    return -1;
+  }
+  f->checks = checks;
+  f->n_checks = n_checks;
+  f->result = res;
+  f->n_params = n_params;
+  f->api = api;
+  f->leading_args = 0;
+  return 0;
+}
+
+static int parse_functions(loader *L, const cJSON *obj, const char *section, int api) {
+  size_t where = locate(L, section, NULL);
+  if (!cJSON_IsObject(obj)) {
+    fail_at(L, where, "\"%s\" must be an object mapping function names to descriptions",
+            section);
+    return -1;
+  }
+  static const char *const none[] = {NULL};
+  (void)none;
+  for (const cJSON *f = obj->child; f; f = f->next) {
+    for (const cJSON *g = f->next; g; g = g->next)
+      if (strcmp(f->string, g->string) == 0) {
+        size_t first = locate(L, section, f->string, NULL);
+        fail_at(L, find_key(L->text, first + 1, f->string), "function \"%s\" described twice",
+                f->string);
+        return -1;
+      }
+    if (parse_fn(L, f, section, api)) return -1;
+  }
+  return 0;
+}
+
+typedef struct twin_spec {
+  char *suffix;
+  int leading;
+} twin_spec;
+
+static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
+  static const char *const k[] = {"tagcheck_rules", "api",       "description",  "device_types",
+                                  "tensor_types",   "backends",  "kinds",        "rule_ids",
+                                  "messages",       "callsite_twins", "functions",
+                                  "library_functions", "rules",  NULL};
+  if (!cJSON_IsObject(root)) {
+    fail_at(L, 0, "a rules file must be a JSON object");
+    return -1;
+  }
+  if (only_keys(L, root, 0, "the rules file", k)) return -1;
+  const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "tagcheck_rules");
+  if (!ver) {
+    fail_at(L, 0, "missing \"tagcheck_rules\": 1 (the format version)");
+    return -1;
+  }
+  if (!cJSON_IsNumber(ver) || ver->valuedouble != 1.0) {
+    fail_at(L, locate(L, "tagcheck_rules", NULL), "unsupported \"tagcheck_rules\" version "
+            "(this tagcheck reads version 1)");
+    return -1;
+  }
+  const cJSON *x;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "backends")) && parse_backends(L, x)) return -1;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "kinds")) && parse_kinds(L, x)) return -1;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "device_types")) && parse_device_types(L, x))
+    return -1;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "tensor_types")) && parse_tensor_types(L, x))
+    return -1;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "rules")) && parse_rule_metas(L, x)) return -1;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "rule_ids")) &&
+      parse_string_map(L, x, "rule_ids", rule_slot_keys, TC_RULE_COUNT, L->r->rule_ids))
+    return -1;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "messages")) &&
+      parse_string_map(L, x, "messages", msg_slot_keys, TC_MSG_COUNT, L->r->messages))
+    return -1;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "callsite_twins"))) {
+    static const char *const tk[] = {"suffix", "leading_args", NULL};
+    size_t at = locate(L, "callsite_twins", NULL);
+    if (!cJSON_IsObject(x) || only_keys(L, x, at, "\"callsite_twins\"", tk)) {
+      fail_at(L, at, "\"callsite_twins\" must be {\"suffix\": S, \"leading_args\": N}");
+      return -1;
+    }
+    const char *suffix = get_string(L, x, "suffix", at, 1, "\"callsite_twins\"");
+    int lead = 0;
+    if (!suffix || get_int(L, x, "leading_args", at, 0, 16, &lead) < 0) return -1;
+    free(twins->suffix);
+    twins->suffix = dupstr(suffix);
+    twins->leading = lead;
+  }
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "functions")) &&
+      parse_functions(L, x, "functions", 1))
+    return -1;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "library_functions")) &&
+      parse_functions(L, x, "library_functions", 0))
+    return -1;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- finishing and lookup */
+
+static int build_index(tc_rules *r) {
+  size_t cap = 16;
+  while (cap < r->n_fns * 2 + 2) cap *= 2;
+  size_t *idx = calloc(cap, sizeof *idx);
+  if (!idx) return -1;
+  for (size_t i = 0; i < r->n_fns; i++) {
+    size_t h = hash_str(r->fns[i].name) & (cap - 1);
+    while (idx[h]) h = (h + 1) & (cap - 1);
+    idx[h] = i + 1;
+  }
+  free(r->fn_index);
+  r->fn_index = idx;
+  r->fn_index_cap = cap;
+  return 0;
+}
+
+const tc_api_fn *tc_rules_find(const tc_rules *r, const char *name) {
+  if (!r || !r->fn_index || !name || !name[0]) return NULL;
+  size_t h = hash_str(name) & (r->fn_index_cap - 1);
+  while (r->fn_index[h]) {
+    const tc_api_fn *f = &r->fns[r->fn_index[h] - 1];
+    if (strcmp(f->name, name) == 0) return f;
+    h = (h + 1) & (r->fn_index_cap - 1);
+  }
+  return NULL;
+}
+
+/* Adds "NAME<suffix>" twins of every API function, their arguments shifted by `leading`. */
+static int add_twins(tc_rules *r, const twin_spec *tw) {
+  if (!tw->suffix) return 0;
+  size_t n0 = r->n_fns;
+  for (size_t i = 0; i < n0; i++) {
+    if (!r->fns[i].api || r->fns[i].leading_args) continue;
+    size_t len = strlen(r->fns[i].name) + strlen(tw->suffix) + 1;
+    char *tn = malloc(len);
+    if (!tn) return -1;
+    snprintf(tn, len, "%s%s", r->fns[i].name, tw->suffix);
+    int exists = 0;
+    for (size_t j = 0; j < r->n_fns; j++)
+      if (strcmp(r->fns[j].name, tn) == 0) exists = 1;
+    if (!exists) {
+      tc_api_fn *f = new_fn(r, tn);
+      if (!f) {
+        free(tn);
+        return -1;
+      }
+      const tc_api_fn *src = &r->fns[i]; /* new_fn may have moved the array */
+      f->api = 1;
+      f->leading_args = tw->leading;
+      f->n_params = src->n_params >= 0 ? src->n_params + tw->leading : -1;
+      f->result = src->result;
+      f->n_checks = src->n_checks;
+      f->checks = calloc(src->n_checks ? src->n_checks : 1, sizeof *f->checks);
+      if (!f->checks) {
+        free(tn);
+        return -1;
+      }
+      for (size_t c = 0; c < src->n_checks; c++) {
+        f->checks[c] = src->checks[c];
+        f->checks[c].accept = NULL;
+        if (src->checks[c].accept) {
+          size_t w = src->checks[c].n_args ? (size_t)src->checks[c].n_args : 1;
+          size_t sz = (size_t)src->checks[c].n_accept * w;
+          f->checks[c].accept = malloc(sz);
+          if (!f->checks[c].accept) {
+            free(tn);
+            return -1;
+          }
+          memcpy(f->checks[c].accept, src->checks[c].accept, sz);
+        }
+      }
+    }
+    free(tn);
+  }
+  return 0;
+}
+
+static char *read_file(const char *path, char *err, size_t err_len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, err_len, "%s: cannot open rules file: %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 8192, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (n + 1 < cap) break;
+    cap *= 2;
+    char *nb = realloc(buf, cap);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+    } else {
+      buf = nb;
+    }
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (!buf || bad) {
+    free(buf);
+    snprintf(err, err_len, "%s: cannot read rules file", path);
+    return NULL;
+  }
+  buf[n] = '\0';
+  if (strlen(buf) != n) {
+    free(buf);
+    snprintf(err, err_len, "%s: not a text file (NUL byte)", path);
+    return NULL;
+  }
+  return buf;
+}
+
+static int load_text(loader *L, const char *text, const char *file, twin_spec *tw) {
+  L->text = text;
+  L->file = file;
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+  if (!root) {
+    size_t off = end ? (size_t)(end - text) : 0;
+    if (off > strlen(text)) off = strlen(text);
+    fail_at(L, off, "invalid JSON%s", text[off] ? "" : " (unexpected end of file)");
+    return -1;
+  }
+  int rc = parse_file(L, root, tw);
+  cJSON_Delete(root);
+  return rc;
+}
+
+/* Checks what the files together must provide and fills defaults. */
+static int finish(loader *L, twin_spec *tw) {
+  tc_rules *r = L->r;
+  const char *last = r->n_files ? r->files[r->n_files - 1] : "rules";
+  char *e = L->err;
+  size_t el = L->err_len;
+  if (!r->n_backends || !r->n_kinds || !r->n_device_types || !r->n_tensor_types) {
+    snprintf(e, el, "%s: the rules declare no %s", last,
+             !r->n_backends       ? "backends"
+             : !r->n_kinds        ? "kinds"
+             : !r->n_device_types ? "device_types"
+                                  : "tensor_types");
+    return -1;
+  }
+  for (int i = 0; i < TC_RULE_COUNT; i++) {
+    if (!r->rule_ids[i]) {
+      snprintf(e, el, "%s: \"rule_ids\" lacks \"%s\"", last, rule_slot_keys[i]);
+      return -1;
+    }
+    int declared = is_builtin_rule(r->rule_ids[i]);
+    for (size_t m = 0; m < r->n_metas; m++)
+      if (strcmp(r->metas[m].id, r->rule_ids[i]) == 0) declared = 1;
+    if (!declared) {
+      snprintf(e, el, "%s: rule id \"%s\" is neither a built-in rule nor described in \"rules\"",
+               last, r->rule_ids[i]);
+      return -1;
+    }
+  }
+  for (int i = 0; i < TC_MSG_COUNT; i++)
+    if (!r->messages[i] && !(r->messages[i] = dupstr(msg_defaults[i]))) return -1;
+  if (add_twins(r, tw) || build_index(r)) return -1;
+  free(r->backend_names);
+  free(r->single_device);
+  free(r->kind_names);
+  r->backend_names = calloc(r->n_backends, sizeof *r->backend_names);
+  r->single_device = calloc(r->n_backends, 1);
+  r->kind_names = calloc(r->n_kinds, sizeof *r->kind_names);
+  if (!r->backend_names || !r->single_device || !r->kind_names) return -1;
+  for (size_t i = 0; i < r->n_backends; i++) {
+    r->backend_names[i] = r->backends[i].name;
+    r->single_device[i] = (unsigned char)r->backends[i].single_device;
+  }
+  for (size_t i = 0; i < r->n_kinds; i++) r->kind_names[i] = r->kinds[i].name;
+  return 0;
+}
+
+static tc_rules *rules_new(void) { return calloc(1, sizeof(tc_rules)); }
+
+static int add_file_name(tc_rules *r, const char *file) {
+  char **nf = realloc(r->files, (r->n_files + 1) * sizeof *nf);
+  if (!nf) return -1;
+  r->files = nf;
+  nf[r->n_files] = dupstr(file);
+  return nf[r->n_files++] ? 0 : -1;
+}
+
+tc_rules *tc_rules_load(const char *const *paths, size_t n_paths, char *err, size_t err_len) {
+  if (err && err_len) err[0] = '\0';
+  if (!n_paths) {
+    snprintf(err, err_len, "no rules file given");
+    return NULL;
+  }
+  tc_rules *r = rules_new();
+  loader L = {r, "", "", err, err_len, 0};
+  twin_spec tw = {NULL, 0};
+  int rc = r ? 0 : -1;
+  for (size_t i = 0; rc == 0 && i < n_paths; i++) {
+    char *text = read_file(paths[i], err, err_len);
+    if (!text) {
+      rc = -1;
+      break;
+    }
+    rc = add_file_name(r, paths[i]) ? -1 : load_text(&L, text, paths[i], &tw);
+    free(text);
+  }
+  if (rc == 0) rc = finish(&L, &tw);
+  free(tw.suffix);
+  if (rc) {
+    if (err && err_len && !err[0]) snprintf(err, err_len, "out of memory loading rules");
+    tc_rules_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+tc_rules *tc_rules_load_string(const char *text, const char *file, char *err, size_t err_len) {
+  if (err && err_len) err[0] = '\0';
+  tc_rules *r = rules_new();
+  loader L = {r, "", "", err, err_len, 0};
+  twin_spec tw = {NULL, 0};
+  int rc = (r && !add_file_name(r, file)) ? load_text(&L, text, file, &tw) : -1;
+  if (rc == 0) rc = finish(&L, &tw);
+  free(tw.suffix);
+  if (rc) {
+    if (err && err_len && !err[0]) snprintf(err, err_len, "out of memory loading rules");
+    tc_rules_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+void tc_rules_free(tc_rules *r) {
+  if (!r) return;
+  for (size_t i = 0; i < r->n_backends; i++) {
+    free(r->backends[i].name);
+    free(r->backends[i].enum_name);
+  }
+  free(r->backends);
+  free(r->backend_names);
+  free(r->single_device);
+  for (size_t i = 0; i < r->n_kinds; i++) {
+    free(r->kinds[i].name);
+    free(r->kinds[i].enum_name);
+  }
+  free(r->kinds);
+  free(r->kind_names);
+  for (size_t i = 0; i < r->n_device_types; i++) {
+    free(r->device_types[i].name);
+    free(r->device_types[i].backend_field);
+    free(r->device_types[i].ordinal_field);
+    free(r->device_types[i].autodiff_field);
+  }
+  free(r->device_types);
+  for (size_t i = 0; i < r->n_tensor_types; i++) free(r->tensor_types[i]);
+  free(r->tensor_types);
+  for (int i = 0; i < TC_RULE_COUNT; i++) free(r->rule_ids[i]);
+  for (int i = 0; i < TC_MSG_COUNT; i++) free(r->messages[i]);
+  for (size_t i = 0; i < r->n_fns; i++) {
+    free(r->fns[i].name);
+    free_checks(r->fns[i].checks, r->fns[i].n_checks);
+  }
+  free(r->fns);
+  free(r->fn_index);
+  for (size_t i = 0; i < r->n_metas; i++) {
+    free(r->metas[i].id);
+    free(r->metas[i].name);
+    free(r->metas[i].short_description);
+    free(r->metas[i].full_description);
+    free(r->metas[i].help);
+  }
+  free(r->metas);
+  for (size_t i = 0; i < r->n_files; i++) free(r->files[i]);
+  free(r->files);
+  free(r);
+}
+
+void tc_rules_describe(const tc_rules *rules, tc_report *r) {
+  if (!rules || !r) return;
+  int builtin = 0;
+  for (int i = 0; i < TC_RULE_COUNT; i++) builtin |= is_builtin_rule(rules->rule_ids[i]);
+  if (builtin) tc_report_add_builtin_rules(r);
+  for (size_t i = 0; i < rules->n_metas; i++) tc_report_add_rule(r, &rules->metas[i]);
+}
+
+int tc_rules_backend_by_value(const tc_rules *r, int64_t value) {
+  for (size_t i = 0; i < r->n_backends; i++)
+    if (r->backends[i].value == value) return (int)i;
+  return -1;
+}
+
+int tc_rules_kind_by_value(const tc_rules *r, int64_t value) {
+  for (size_t i = 0; i < r->n_kinds; i++)
+    if (r->kinds[i].value == value) return (int)i;
+  return -1;
+}
+
+tc_tag_names tc_rules_tag_names(const tc_rules *r) {
+  tc_tag_names n = {r->backend_names, r->single_device, r->n_backends, r->kind_names,
+                    r->n_kinds};
+  return n;
+}

@@ -1,0 +1,169 @@
+/* analyzer/src/rules/rules.h — the API description loaded from rules files (docs/rules.md):
+ * backends, kinds, device and tensor types, and per function the checks its run-time tag check
+ * makes and the tag its result gets. The engine applies these; it knows no API by name.
+ * Loading (tc_rules_load, declared in engine/engine.h) validates everything and reports
+ * "FILE:LINE:COL: what is wrong". */
+#ifndef TC_RULES_H
+#define TC_RULES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "tag.h"
+
+/* The tag rules an API can break, in the precedence order of SPEC §4. Each maps to a rule id
+   string given by the rules file ("rule_ids"). */
+typedef enum tc_rule_slot {
+  TC_RULE_AUTODIFF_NESTED = 0,
+  TC_RULE_AUTODIFF_EXPECTED,
+  TC_RULE_AUTODIFF_INNER_BACKEND,
+  TC_RULE_BACKEND_MISMATCH,
+  TC_RULE_DEVICE_MISMATCH,
+  TC_RULE_KIND_MISMATCH,
+  TC_RULE_BACKEND_UNAVAILABLE,
+  TC_RULE_COUNT
+} tc_rule_slot;
+
+/* Message templates, one per way a check can fail (placeholders in docs/rules.md). */
+typedef enum tc_msg_slot {
+  TC_MSG_AUTODIFF_NESTED_DEVICE = 0, /* plain_device check: wrapping an autodiff device */
+  TC_MSG_AUTODIFF_NESTED_TENSOR,     /* wraps check: the inner tensor is autodiff */
+  TC_MSG_AUTODIFF_MIXED,             /* agree: operands differ in autodiff-ness */
+  TC_MSG_AUTODIFF_REQUIRED,          /* autodiff_required: a plain tensor */
+  TC_MSG_AUTODIFF_MOVE,              /* same_autodiff: moving across autodiff-ness */
+  TC_MSG_AUTODIFF_PLAIN_DEVICE,      /* wraps: the device is not autodiff */
+  TC_MSG_INNER_BACKEND,              /* agree / wraps among autodiff operands */
+  TC_MSG_BACKEND,                    /* agree among plain operands */
+  TC_MSG_DEVICE,                     /* agree / wraps: same backend, other ordinal */
+  TC_MSG_KIND,                       /* kinds not accepted together */
+  TC_MSG_UNAVAILABLE,                /* allocates on an unavailable backend */
+  TC_MSG_COUNT
+} tc_msg_slot;
+
+typedef enum tc_check_kind {
+  TC_CHECK_AGREE = 1,        /* tensor args must share autodiff-ness, backend, ordinal */
+  TC_CHECK_AGREE_ARRAY,      /* the same over the elements of an array argument */
+  TC_CHECK_AUTODIFF_REQUIRED,/* a tensor arg must be autodiff */
+  TC_CHECK_PLAIN_DEVICE,     /* a device arg must not be autodiff (autodiff-nested) */
+  TC_CHECK_SAME_AUTODIFF,    /* a tensor arg and a device arg agree in autodiff-ness */
+  TC_CHECK_WRAPS,            /* device arg autodiff, tensor arg plain, on the inner device */
+  TC_CHECK_KINDS,            /* the kinds of tensor args (or array elements) are accepted */
+  TC_CHECK_ALLOCATES         /* allocates on a device arg: its backend must be available */
+} tc_check_kind;
+
+#define TC_RULES_MAX_ARGS 8
+
+typedef struct tc_check {
+  tc_check_kind kind;
+  int args[TC_RULES_MAX_ARGS]; /* AGREE, KINDS: tensor args */
+  int n_args;
+  int arg;        /* AUTODIFF_REQUIRED, PLAIN_DEVICE */
+  int tensor_arg; /* SAME_AUTODIFF, WRAPS */
+  int device_arg; /* SAME_AUTODIFF, WRAPS, ALLOCATES */
+  int array_arg;  /* AGREE_ARRAY, KINDS over an array; -1 none */
+  int count_arg;  /* AGREE_ARRAY, KINDS over an array; -1: every element known */
+  int same;       /* KINDS over an array: all elements of one kind */
+  int8_t *accept; /* KINDS: n_accept rows of n_args kind indices */
+  int n_accept;
+} tc_check;
+
+typedef enum tc_result_kind {
+  TC_RES_NONE = 0,         /* nothing known about the result */
+  TC_RES_DEVICE,           /* a device value */
+  TC_RES_TENSOR,           /* a tensor handle */
+  TC_RES_SAME_AS_ARG,      /* returns one of its arguments */
+  TC_RES_KIND_OF,          /* the kind's enum value of a tensor arg */
+  TC_RES_DEVICES_EQUAL,    /* 1 when two device args are equal, else 0 */
+  TC_RES_BACKEND_AVAILABLE,/* whether the backend arg is available */
+  TC_RES_NEW_OBJECT        /* a pointer to fresh memory (allocators) */
+} tc_result_kind;
+
+/* Where a result device comes from. */
+typedef enum tc_dev_src {
+  TC_DEV_FIXED = 0,   /* backend (and maybe ordinal) named in the rules */
+  TC_DEV_FROM_DEVICE, /* from a device arg (autodiff set or stripped) */
+  TC_DEV_OF_TENSOR,   /* the device of a tensor arg */
+  TC_DEV_BACKEND_ARG  /* backend from an int arg */
+} tc_dev_src;
+
+typedef struct tc_result_spec {
+  tc_result_kind what;
+  /* DEVICE */
+  tc_dev_src dev_src;
+  int backend;     /* FIXED: backend index */
+  int ordinal;     /* fixed ordinal, or -1 */
+  int ordinal_arg; /* or -1 */
+  int autodiff;    /* 0, 1, or -1: keep */
+  int arg;         /* FROM_DEVICE/OF_TENSOR/BACKEND_ARG: the arg; SAME_AS_ARG; KIND_OF;
+                      BACKEND_AVAILABLE */
+  int arg2;        /* DEVICES_EQUAL: the second device arg */
+  /* TENSOR: the device from device_arg, like_arg (a tensor) or like_array_arg (its first
+     element); the kind fixed, from kind_arg (an enum value) or kind_of_arg (a tensor) */
+  int device_arg, like_arg, like_array_arg;
+  int tkind;       /* fixed kind index or -1 */
+  int kind_arg, kind_of_arg;
+  int strip_autodiff; /* TENSOR: the result is on the inner (plain) device */
+} tc_result_spec;
+
+typedef struct tc_api_fn {
+  char *name;
+  int leading_args; /* call-site twins: extra leading args (file, line) to skip */
+  int n_params;     /* declared arity, or -1 */
+  tc_check *checks;
+  size_t n_checks;
+  tc_result_spec result;
+  int api;          /* 1: an API function (its calls are checked); 0: a library model */
+} tc_api_fn;
+
+typedef struct tc_backend_def {
+  char *name, *enum_name;
+  int64_t value;
+  int single_device;
+} tc_backend_def;
+
+typedef struct tc_kind_def {
+  char *name, *enum_name;
+  int64_t value;
+} tc_kind_def;
+
+typedef struct tc_device_type {
+  char *name; /* the C type, e.g. "dt_device" */
+  char *backend_field, *ordinal_field, *autodiff_field;
+} tc_device_type;
+
+struct tc_rules {
+  tc_backend_def *backends;
+  size_t n_backends;
+  const char **backend_names; /* for tc_tag_names */
+  unsigned char *single_device;
+  tc_kind_def *kinds;
+  size_t n_kinds;
+  const char **kind_names;
+  tc_device_type *device_types;
+  size_t n_device_types;
+  char **tensor_types;
+  size_t n_tensor_types;
+  char *rule_ids[TC_RULE_COUNT];
+  char *messages[TC_MSG_COUNT];
+  tc_api_fn *fns;
+  size_t n_fns, cap_fns;
+  size_t *fn_index; /* open-addressing hash of fns by name: index+1, 0 empty */
+  size_t fn_index_cap;
+  tc_rule_meta *metas; /* rule metadata declared by the files (ids not in dt/rules.def) */
+  size_t n_metas;
+  char **files; /* the files loaded */
+  size_t n_files;
+};
+
+/* The function described under this name, or NULL. Call-site twins ("dt_add_at") are entries
+   of their own with leading_args set. */
+const tc_api_fn *tc_rules_find(const tc_rules *r, const char *name);
+int tc_rules_backend_by_value(const tc_rules *r, int64_t value); /* index or -1 */
+int tc_rules_kind_by_value(const tc_rules *r, int64_t value);    /* index or -1 */
+int tc_rules_backend_by_name(const tc_rules *r, const char *name);
+tc_tag_names tc_rules_tag_names(const tc_rules *r);
+/* Loads from a string (tests; also used by tc_rules_load). file names the source in errors. */
+tc_rules *tc_rules_load_string(const char *text, const char *file, char *err, size_t err_len);
+
+#endif /* TC_RULES_H */
