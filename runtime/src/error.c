@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -21,7 +21,7 @@ static atomic_int g_error_mode = -1;
 
 static dt_error_mode mode_from_env(void) {
   const char *v = getenv("DT_ON_ERROR");
-  if (v != NULL && strcmp(v, "return") == 0) return DT_ERRORS_RETURN;
+  if (v != NULL && strcasecmp(v, "return") == 0) return DT_ERRORS_RETURN;
   return DT_ERRORS_ABORT;
 }
 

@@ -89,6 +89,14 @@ static void test_env_return(void **state) {
   assert_string_equal(o.err, ""); /* return mode prints nothing */
 }
 
+static void test_env_return_any_case(void **state) {
+  (void)state;
+  outcome o;
+  run_child("default", "RETURN", &o);
+  assert_false(o.signaled);
+  assert_non_null(strstr(o.out, "SURVIVED"));
+}
+
 static void test_env_abort_and_unknown(void **state) {
   (void)state;
   outcome o;
@@ -132,6 +140,7 @@ static void test_plain_function_message(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_abort_by_default),      cmocka_unit_test(test_env_return),
+      cmocka_unit_test(test_env_return_any_case),
       cmocka_unit_test(test_env_abort_and_unknown), cmocka_unit_test(test_set_mode_overrides_env),
       cmocka_unit_test(test_autodiff_message),      cmocka_unit_test(test_plain_function_message),
   };
