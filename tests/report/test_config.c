@@ -158,6 +158,34 @@ static void test_explicit_config_and_none(void **state) {
   free(other);
 }
 
+static void test_found_from_the_first_file_and_excluded_failures(void **state) {
+  cfg_fixture *f = *state;
+  free(fx_write(f->dir, "proj/.tagcheck.json", "{\"exclude\": [\"vendor\"]}"));
+  char *file = fx_write(f->dir, "proj/src/a.c", "\n");
+  f->o.files = calloc(1, sizeof(char *));
+  f->o.files[0] = fx_strdup(file);
+  f->o.n_files = 1;
+  /* start_dir (say, the current directory) is outside proj/: the file's directory decides */
+  assert_int_equal(tc_config_load(&f->o, "/", f->err, sizeof f->err), 0);
+  assert_int_equal(f->o.n_exclude, 1);
+  tc_report r;
+  tc_report_init(&r);
+  char *vendored = NULL;
+  if (asprintf(&vendored, "%s/proj/vendor/lib.c", f->dir) < 0) abort();
+  tc_report_add_failure(&r, vendored, "parse error");
+  tc_report_add_failure(&r, file, "parse error");
+  tc_apply_rule_settings(&r, &f->o);
+  assert_int_equal(r.n_failures, 1);
+  assert_string_equal(r.failures[0].file, file);
+  tc_report_free(&r);
+  free(vendored);
+  free(f->o.files[0]);
+  free(f->o.files);
+  f->o.files = NULL;
+  f->o.n_files = 0;
+  free(file);
+}
+
 static void expect_error(cfg_fixture *f, const char *text, const char *where, const char *what) {
   char *p = fx_write(f->dir, ".tagcheck.json", text);
   free(f->o.config);
@@ -188,6 +216,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_command_line_wins, setup, teardown),
       cmocka_unit_test_setup_teardown(test_explicit_config_and_none, setup, teardown),
       cmocka_unit_test_setup_teardown(test_errors_name_file_and_position, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_found_from_the_first_file_and_excluded_failures, setup,
+                                      teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -333,7 +333,19 @@ static void test_odd_strings(void **state) {
   tc_diag *d = tc_report_add(&r, "rule-from-a-rules-file", TC_LEVEL_WARNING, &loc, "op\xc3",
                              "fn", "bad \xc3\x28 utf8 [x]");
   tc_diag_add_note(d, &loc, "\xff");
+  size_t big = (size_t)1 << 20;
+  char *huge = malloc(big + 1);
+  memset(huge, 'z', big);
+  huge[big] = '\0';
+  tc_loc loc2 = {"/x/huge.c", 3, 1, 0, 0};
+  tc_report_add(&r, "rule-from-a-rules-file", TC_LEVEL_WARNING, &loc2, "op", "fn", huge);
+  free(huge);
   cJSON *log = to_sarif(&r, "/x");
+  /* a huge message is cut (at a character boundary) and ends with an ellipsis */
+  const char *cut = str(log, "runs.0.results.1.message.text");
+  assert_true(strlen(cut) <= 32768);
+  assert_true(strlen(cut) > 30000);
+  assert_string_equal(cut + strlen(cut) - 3, "\xE2\x80\xA6");
   /* an unknown rule id still gets a rules entry so that ruleIndex is valid */
   assert_string_equal(str(log, "runs.0.tool.driver.rules.0.id"), "rule-from-a-rules-file");
   assert_int_equal(num(log, "runs.0.results.0.ruleIndex"), 0);
