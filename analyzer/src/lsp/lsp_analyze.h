@@ -1,0 +1,44 @@
+/* analyzer/src/lsp/lsp_analyze.h — analysis of one open document for the LSP server, in a
+ * long-lived process, on top of the driver's editor session (driver.h): finds the document's
+ * compile command (-p DIR, or compile_commands.json in the folders above it and in their build/
+ * subfolders, like clangd; fallback flags otherwise), analyzes the unit with the unsaved text
+ * of every open document, and re-reads suppression comments from that unsaved text. State
+ * (the session's rules, loaded compile databases) lives in the analyzer object. */
+#ifndef TC_LSP_ANALYZE_H
+#define TC_LSP_ANALYZE_H
+
+#include <stddef.h>
+
+#include "frontend/parse.h"
+#include "options.h"
+#include "report/diag.h"
+
+typedef struct tc_lsp_analyzer tc_lsp_analyzer;
+
+typedef struct tc_lsp_result {
+  tc_report report;     /* findings of the unit (suppressions and rule settings applied) */
+  int fallback;         /* no compile command was found: fallback flags were used */
+  char *command_source; /* the compile_commands.json used, or the fallback flags (heap) */
+} tc_lsp_result;
+
+/* Loads the rules named by opts (or the default ones). NULL with a message in err when they
+   cannot be loaded. opts must outlive the analyzer. */
+tc_lsp_analyzer *tc_lsp_analyzer_new(const tc_options *opts, char *err, size_t err_len);
+void tc_lsp_analyzer_free(tc_lsp_analyzer *a);
+
+/* Analyzes the translation unit of path (absolute). unsaved lists the open documents' texts
+   (path's own among them). Returns 0 with res filled (tc_lsp_result_free), or -1 with a reason
+   in err (no AST at all, or out of memory). */
+int tc_lsp_analyze(tc_lsp_analyzer *a, const char *path, const tc_unsaved_file *unsaved,
+                   size_t n_unsaved, tc_lsp_result *res, char *err, size_t err_len);
+void tc_lsp_result_free(tc_lsp_result *res);
+
+/* Forgets loaded compile databases (after the client reports changed files). */
+void tc_lsp_analyzer_reset(tc_lsp_analyzer *a);
+
+/* The compile_commands.json that applies to path: DIR/compile_commands.json for -p DIR, else
+   the first of FOLDER/compile_commands.json and FOLDER/build/compile_commands.json that exists,
+   for FOLDER = path's folder and each folder above it. Returns its folder (heap), or NULL. */
+char *tc_lsp_find_compdb_dir(const char *compdb_dir_option, const char *path);
+
+#endif /* TC_LSP_ANALYZE_H */
