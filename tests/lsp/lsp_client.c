@@ -184,6 +184,32 @@ const cJSON *lsp_client_notification(lsp_client *c, const char *method, const ch
   }
 }
 
+static int matches_take(const cJSON *m, const char *method, const char *uri, int version) {
+  if (cJSON_GetObjectItem(m, "_taken") || !is_method(m, method, uri)) return 0;
+  if (version < 0) return 1;
+  const cJSON *v = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "params"), "version");
+  return cJSON_IsNumber(v) && v->valueint == version;
+}
+
+const cJSON *lsp_client_take(lsp_client *c, const char *method, const char *uri, int version,
+                             int timeout_ms) {
+  cJSON *m;
+  cJSON_ArrayForEach(m, c->seen) if (matches_take(m, method, uri, version)) {
+      cJSON_AddTrueToObject(m, "_taken");
+      return m;
+    }
+  double deadline = lsp_client_now_ms() + timeout_ms;
+  for (;;) {
+    double left = deadline - lsp_client_now_ms();
+    const cJSON *n = lsp_client_next(c, left > 0 ? (int)left : 0);
+    if (!n) return NULL;
+    if (matches_take(n, method, uri, version)) {
+      cJSON_AddTrueToObject((cJSON *)n, "_taken");
+      return n;
+    }
+  }
+}
+
 int lsp_client_count(const lsp_client *c, const char *method, const char *uri) {
   int n = 0;
   const cJSON *m;

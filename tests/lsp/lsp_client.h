@@ -36,6 +36,11 @@ const cJSON *lsp_client_next(lsp_client *c, int timeout_ms);
 const cJSON *lsp_client_response(lsp_client *c, int id, int timeout_ms);
 /* Waits for a notification with this method (and, when uri is not NULL, params.uri == uri). */
 const cJSON *lsp_client_notification(lsp_client *c, const char *method, const char *uri, int timeout_ms);
+/* The first notification with this method (params.uri == uri unless uri is NULL, and
+   params.version == version unless version < 0) not taken before: from the messages already
+   seen, else waiting for it. It is marked taken. NULL on timeout. */
+const cJSON *lsp_client_take(lsp_client *c, const char *method, const char *uri, int version,
+                             int timeout_ms);
 /* How many messages of c->seen are notifications with this method (and uri when not NULL). */
 int lsp_client_count(const lsp_client *c, const char *method, const char *uri);
 

@@ -101,13 +101,11 @@ static int version_of(const cJSON *publish) {
   return cJSON_IsNumber(v) ? v->valueint : -1;
 }
 
-/* Waits for the publication of uri's diagnostics for document version `version`. */
+/* The next publication of uri's diagnostics (for document version `version` unless < 0). */
 static const cJSON *publication(lsp_client *c, const char *uri, int version) {
-  for (;;) {
-    const cJSON *p = lsp_client_notification(c, "textDocument/publishDiagnostics", uri, WAIT_MS);
-    assert_non_null(p);
-    if (version < 0 || version_of(p) == version) return p;
-  }
+  const cJSON *p = lsp_client_take(c, "textDocument/publishDiagnostics", uri, version, WAIT_MS);
+  assert_non_null(p);
+  return p;
 }
 
 /* Replaces the first occurrence of from by to in text (heap result). */
