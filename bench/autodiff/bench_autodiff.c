@@ -122,7 +122,8 @@ static void col_sums(const float *m, int rows, int cols, float *out) {
     for (int j = 0; j < cols; j++) out[j] += m[(size_t)i * cols + j];
 }
 
-static float hand_step(hand *s, float lr) {
+/* Forward and backward: the loss, and the gradients in dw1, db1, dw2, db2. */
+static float hand_forward_backward(hand *s) {
   const int NB = s->z.batch, NI = s->z.in, NH = s->z.hidden, NO = s->z.out;
   /* h = relu(x w1 + b1) */
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, NB, NH, NI, 1.0f, s->x, NI, s->w1, NH, 0.0f,
@@ -153,12 +154,15 @@ static float hand_step(hand *s, float lr) {
   cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, NI, NH, NB, 1.0f, s->x, NI, s->dh, NH, 0.0f,
               s->dw1, NH);
   col_sums(s->dh, NB, NH, s->db1);
-  /* SGD */
+  return (float)(loss / (NB * NO));
+}
+
+static void hand_update(hand *s, float lr) {
+  const int NI = s->z.in, NH = s->z.hidden, NO = s->z.out;
   cblas_saxpy(NI * NH, -lr, s->dw1, 1, s->w1, 1);
   cblas_saxpy(NH, -lr, s->db1, 1, s->b1, 1);
   cblas_saxpy(NH * NO, -lr, s->dw2, 1, s->w2, 1);
   cblas_saxpy(NO, -lr, s->db2, 1, s->b2, 1);
-  return (float)(loss / (NB * NO));
 }
 
 /* ---- the same step through dt on autodiff<cpu> ---- */
@@ -204,7 +208,8 @@ static void sgd(dt_tensor **w, dt_device ad, float lr) {
   dt_free(next);
 }
 
-static float model_step(model *m, float lr) {
+/* Forward and backward: the loss, and the gradients kept by the leaves. */
+static float model_forward_backward(model *m) {
   dt_tensor *xw = dt_matmul(m->x, m->w1); /* 6 checked ops forward */
   dt_tensor *z = dt_add(xw, m->b1);
   dt_tensor *h = dt_relu(z);
@@ -220,34 +225,77 @@ static float model_step(model *m, float lr) {
   dt_backward(loss);            /* 7 */
   dt_read_floats(loss, &v, 1);  /* 8 */
   dt_free(loss);
+  return v;
+}
+
+static void model_update(model *m, float lr) {
   sgd(&m->w1, m->ad, lr);
   sgd(&m->b1, m->ad, lr);
   sgd(&m->w2, m->ad, lr);
   sgd(&m->b2, m->ad, lr);
-  return v;
 }
 
 /* ---- timing ---- */
 
-typedef struct runner {
-  hand *h;
-  model *m;
-} runner;
+typedef struct phase_times {
+  double fb;     /* forward and backward */
+  double update; /* the SGD update */
+} phase_times;
 
-static double time_steps(runner *r, int use_dt, int steps, int reps) {
-  double best[32];
-  for (int k = 0; k < reps; k++) {
+/* Mean per-step times of `steps` steps of one implementation (m NULL: by hand). */
+static phase_times run_steps(hand *h, model *m, int steps) {
+  double t_fb = 0, t_up = 0;
+  const float lr = 1e-3f;
+  for (int s = 0; s < steps; s++) {
     double t0 = now_s();
-    for (int s = 0; s < steps; s++) {
-      if (use_dt)
-        model_step(r->m, 1e-3f);
-      else
-        hand_step(r->h, 1e-3f);
-    }
-    best[k] = (now_s() - t0) / steps;
+    if (m != NULL)
+      model_forward_backward(m);
+    else
+      hand_forward_backward(h);
+    double t1 = now_s();
+    if (m != NULL)
+      model_update(m, lr);
+    else
+      hand_update(h, lr);
+    double t2 = now_s();
+    t_fb += t1 - t0;
+    t_up += t2 - t1;
   }
-  qsort(best, (size_t)reps, sizeof best[0], cmp_double);
-  return best[reps / 2]; /* the median */
+  return (phase_times){t_fb / steps, t_up / steps};
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof v[0], cmp_double);
+  return v[n / 2];
+}
+
+/* The two implementations in alternation, rep after rep (so a busy machine slows both alike);
+   medians of the per-rep times and of the per-rep ratios. */
+typedef struct comparison {
+  phase_times hand, dt;
+  double ratio_fb, ratio_update, ratio_step;
+} comparison;
+
+static comparison compare(hand *h, model *m, int steps, int reps) {
+  double hf[64], hu[64], df[64], du[64], rf[64], ru[64], rs[64];
+  for (int k = 0; k < reps; k++) {
+    phase_times a = run_steps(h, NULL, steps);
+    phase_times b = run_steps(NULL, m, steps);
+    hf[k] = a.fb;
+    hu[k] = a.update;
+    df[k] = b.fb;
+    du[k] = b.update;
+    rf[k] = b.fb / a.fb;
+    ru[k] = b.update / a.update;
+    rs[k] = (b.fb + b.update) / (a.fb + a.update);
+  }
+  comparison c;
+  c.ratio_fb = median(rf, reps);
+  c.ratio_update = median(ru, reps);
+  c.ratio_step = median(rs, reps);
+  c.hand = (phase_times){median(hf, reps), median(hu, reps)};
+  c.dt = (phase_times){median(df, reps), median(du, reps)};
+  return c;
 }
 
 /* ns per dt__precheck of two autodiff float operands (what dt_add on autodiff<cpu> checks). */
@@ -284,24 +332,29 @@ static void run_size(sizes z, int steps, int reps) {
   /* the same work: losses agree step by step */
   float worst = 0;
   for (int s = 0; s < 5; s++) {
-    float a = hand_step(&h, 1e-3f), b = model_step(&m, 1e-3f);
+    float a = hand_forward_backward(&h), b = model_forward_backward(&m);
+    hand_update(&h, 1e-3f);
+    model_update(&m, 1e-3f);
     float rel = fabsf(a - b) / (fabsf(a) + 1e-12f);
     if (rel > worst) worst = rel;
   }
-  runner r = {&h, &m};
-  double t_hand = time_steps(&r, 0, steps, reps);
-  double t_dt = time_steps(&r, 1, steps, reps);
+  comparison c = compare(&h, &m, steps, reps);
+  double step_dt = c.dt.fb + c.dt.update;
   double ns = precheck_ns();
-  double share = ns * CHECKS_PER_STEP / (t_dt * 1e9);
-  printf("MLP %d x %d -> %d -> %d (batch, in, hidden, out), median of %d x %d steps\n", z.batch,
-         z.in, z.hidden, z.out, reps, steps);
+  double share = ns * CHECKS_PER_STEP / (step_dt * 1e9);
+  printf("MLP %d x %d -> %d -> %d (batch, in, hidden, out), %d alternating reps of %d steps, "
+         "medians\n", z.batch, z.in, z.hidden, z.out, reps, steps);
   printf("  losses of the two implementations agree to %.1e (relative)\n", (double)worst);
-  printf("  step by hand (cblas)     %10.1f us\n", t_hand * 1e6);
-  printf("  step on autodiff<cpu>    %10.1f us\n", t_dt * 1e6);
-  printf("  ratio dt / hand          %10.3f   (target <= 1.30)\n", t_dt / t_hand);
-  printf("  precheck                 %10.1f ns per call, %d checked calls per step\n", ns,
+  printf("                           %12s %13s %8s\n", "hand (cblas)", "autodiff<cpu>", "ratio");
+  printf("  forward + backward       %9.1f us %10.1f us %8.3f   (target <= 1.30)\n",
+         c.hand.fb * 1e6, c.dt.fb * 1e6, c.ratio_fb);
+  printf("  SGD update               %9.1f us %10.1f us %8.3f   (in-place saxpy vs dt ops)\n",
+         c.hand.update * 1e6, c.dt.update * 1e6, c.ratio_update);
+  printf("  whole training step      %9.1f us %10.1f us %8.3f\n",
+         (c.hand.fb + c.hand.update) * 1e6, step_dt * 1e6, c.ratio_step);
+  printf("  precheck                 %9.1f ns per call, %d checked calls per step\n", ns,
          (int)CHECKS_PER_STEP);
-  printf("  tag checking share       %10.4f %% of a step (target < 2%%)\n", 100.0 * share);
+  printf("  tag checking share       %9.4f %% of a step (target < 2%%)\n", 100.0 * share);
   hand_free(&h);
   model_free(&m);
   problem_free(&p);
@@ -319,11 +372,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s [batch in hidden out]\n", argv[0]);
     return 2;
   }
-  run_size(z, 20, 9);
+  run_size(z, 10, 15);
   if (argc != 5) {
     /* a small network too, where per-call costs weigh most */
     sizes small = {16, 32, 64, 4};
-    run_size(small, 500, 9);
+    run_size(small, 300, 15);
   }
   return 0;
 }
