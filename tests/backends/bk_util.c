@@ -21,7 +21,9 @@ float bk_uniform(bk_rng *r, float lo, float hi) {
 }
 
 int64_t bk_int(bk_rng *r, int64_t lo, int64_t hi) {
-  return lo + (int64_t)(bk_next(r) % (uint64_t)(hi - lo + 1));
+  const uint64_t span = (uint64_t)hi - (uint64_t)lo + 1; /* 0: the whole int64 range */
+  const uint64_t off = span ? bk_next(r) % span : bk_next(r);
+  return (int64_t)((uint64_t)lo + off); /* two's complement wrap, no signed overflow */
 }
 
 int bk_parse_device(const char *s, dt_device *d) {
