@@ -89,6 +89,12 @@ static void did_close(lsp_client *c, const char *uri) {
   assert_int_equal(lsp_client_notify(c, "textDocument/didClose", p), 0);
 }
 
+static void did_save(lsp_client *c, const char *uri) {
+  cJSON *p = cJSON_CreateObject();
+  cJSON_AddStringToObject(cJSON_AddObjectToObject(p, "textDocument"), "uri", uri);
+  assert_int_equal(lsp_client_notify(c, "textDocument/didSave", p), 0);
+}
+
 static const cJSON *diagnostics_of(const cJSON *publish) {
   assert_non_null(publish);
   const cJSON *d = cJSON_GetObjectItem(cJSON_GetObjectItem(publish, "params"), "diagnostics");
@@ -398,6 +404,81 @@ static void test_p_dir_and_utf8_positions(void **state) {
   lsp_workspace_remove(&ws);
 }
 
+static void write_config(const char *dir, const char *json) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/.tagcheck.json", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(json, f);
+  fclose(f);
+}
+
+static void test_project_config_and_unsaved_suppression(void **state) {
+  (void)state;
+  lsp_workspace ws;
+  const char *files[] = {"label_backend_bug.c", NULL};
+  assert_int_equal(lsp_workspace_create(&ws, files, "."), 0);
+  write_config(ws.dir, "{\"severity\": {\"backend-mismatch\": \"warning\"}}\n");
+  char path[512];
+  lsp_workspace_path(&ws, "label_backend_bug.c", path, sizeof path);
+  char *uri = uri_of(path);
+  char *text = lsp_read_file(path, NULL);
+  unsigned line, byte_col, utf16_col;
+  assert_int_equal(lsp_fixture_expect(path, "backend-mismatch", &line, &byte_col, &utf16_col), 0);
+  /* A suppression comment typed on the line before the call, not saved. */
+  char *bug_line = strstr(text, "  dt_tensor *y = label(");
+  assert_non_null(bug_line);
+  char *suppressed = malloc(strlen(text) + 64);
+  sprintf(suppressed, "%.*s  // tagcheck: ignore[backend-mismatch] checked by hand\n%s",
+          (int)(bug_line - text), text, bug_line);
+
+  lsp_client c;
+  start(&c, "/", NULL); /* the configuration is found from the document's folder */
+  initialize(&c, 1, 0);
+  did_open(&c, uri, text, 1);
+  const cJSON *d = diagnostics_of(publication(&c, uri, 1));
+  assert_int_equal(cJSON_GetArraySize(d), 1);
+  assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(d, 0), "severity")->valueint, 2);
+  did_change(&c, uri, suppressed, 2);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, 2))), 0);
+
+  /* The configuration changes on disk: the next analysis follows it. */
+  write_config(ws.dir, "{\"disable\": [\"backend-mismatch\"]}\n");
+  did_change(&c, uri, text, 3);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, 3))), 0);
+  write_config(ws.dir, "{}\n");
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"workspace/didChangeWatchedFiles\","
+                       "\"params\":{\"changes\":[]}}");
+  d = diagnostics_of(publication(&c, uri, 3)); /* re-analyzed without an edit */
+  assert_int_equal(cJSON_GetArraySize(d), 1);
+  assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(d, 0), "severity")->valueint, 1);
+
+  /* A broken configuration: one message naming the file, however many edits follow. */
+  write_config(ws.dir, "{\"disable\": [\n");
+  did_change(&c, uri, text, 4);
+  const cJSON *shown = lsp_client_take(&c, "window/showMessage", NULL, -1, WAIT_MS);
+  assert_non_null(shown);
+  assert_non_null(strstr(cJSON_GetObjectItem(cJSON_GetObjectItem(shown, "params"), "message")->valuestring,
+                         ".tagcheck.json"));
+  did_change(&c, uri, text, 5);
+  did_save(&c, uri);
+  /* The next failed analysis is only logged. */
+  for (;;) {
+    const cJSON *log = lsp_client_take(&c, "window/logMessage", NULL, -1, WAIT_MS);
+    assert_non_null(log);
+    const char *msg = cJSON_GetObjectItem(cJSON_GetObjectItem(log, "params"), "message")->valuestring;
+    if (strstr(msg, "could not be analyzed")) break;
+  }
+  assert_int_equal(lsp_client_count(&c, "window/showMessage", NULL), 1);
+  shutdown_and_exit(&c, 9);
+
+  lsp_client_free(&c);
+  free(suppressed);
+  free(text);
+  free(uri);
+  lsp_workspace_remove(&ws);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_protocol_errors),
@@ -407,6 +488,7 @@ int main(void) {
       cmocka_unit_test(test_header_findings_and_build_folder),
       cmocka_unit_test(test_fallback_flags_one_message),
       cmocka_unit_test(test_p_dir_and_utf8_positions),
+      cmocka_unit_test(test_project_config_and_unsaved_suppression),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

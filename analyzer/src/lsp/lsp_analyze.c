@@ -1,6 +1,7 @@
 /* analyzer/src/lsp/lsp_analyze.c — the LSP server's analysis of one document (see
  * lsp_analyze.h): compile command lookup with cached databases (reloaded when the file
- * changes), fallback flags, the driver's session, suppressions from the unsaved text. */
+ * changes), fallback flags, the project's session (lsp_project.h), suppressions from the
+ * unsaved text. */
 #include "lsp/lsp_analyze.h"
 
 #include <limits.h>
@@ -12,6 +13,7 @@
 
 #include "driver.h"
 #include "frontend/compdb.h"
+#include "lsp/lsp_project.h"
 #include "lsp/lsp_text.h"
 #include "report/suppress.h"
 
@@ -30,7 +32,7 @@ typedef struct loaded_db {
 
 struct tc_lsp_analyzer {
   const tc_options *opts;
-  tc_session *session;
+  tc_lsp_projects *projects;
   loaded_db *dbs;
   size_t n_dbs, cap_dbs;
   char *runtime_include; /* the dt runtime's headers for fallback flags, or NULL */
@@ -119,8 +121,15 @@ tc_lsp_analyzer *tc_lsp_analyzer_new(const tc_options *opts, char *err, size_t e
     return NULL;
   }
   a->opts = opts;
-  a->session = tc_session_new(opts, err, err_len);
-  if (!a->session) {
+  a->projects = tc_lsp_projects_new(opts);
+  /* Load the settings the command line would use here (the -p folder's or the current one's
+     configuration, and its rules) so that a broken set-up is reported at once. */
+  char cwd[PATH_MAX];
+  const char *start = opts->compdb_dir ? opts->compdb_dir : getcwd(cwd, sizeof cwd);
+  const tc_options *first;
+  if (!a->projects || !tc_lsp_projects_session(a->projects, start ? start : ".", &first, err, err_len)) {
+    if (!a->projects) snprintf(err, err_len, "out of memory");
+    tc_lsp_projects_free(a->projects);
     free(a);
     return NULL;
   }
@@ -138,6 +147,7 @@ static void db_release(loaded_db *d) {
 void tc_lsp_analyzer_reset(tc_lsp_analyzer *a) {
   for (size_t i = 0; i < a->n_dbs; i++) db_release(&a->dbs[i]);
   a->n_dbs = 0;
+  tc_lsp_projects_reset(a->projects);
 }
 
 void tc_lsp_analyzer_free(tc_lsp_analyzer *a) {
@@ -145,7 +155,7 @@ void tc_lsp_analyzer_free(tc_lsp_analyzer *a) {
   tc_lsp_analyzer_reset(a);
   free(a->dbs);
   free(a->runtime_include);
-  tc_session_free(a->session);
+  tc_lsp_projects_free(a->projects);
   free(a);
 }
 
@@ -266,35 +276,55 @@ static void resuppress_unsaved(tc_report *r, const tc_unsaved_file *unsaved, siz
   }
 }
 
+/* Sets *why (heap) to a printf-style reason. */
+static void set_reason(char **why, const char *fmt, const char *a, const char *b) {
+  size_t n = strlen(fmt) + strlen(a) + strlen(b ? b : "") + 1;
+  *why = malloc(n);
+  if (*why) snprintf(*why, n, fmt, a, b ? b : "");
+}
+
 int tc_lsp_analyze(tc_lsp_analyzer *a, const char *path, const tc_unsaved_file *unsaved,
                    size_t n_unsaved, tc_lsp_result *res, char *err, size_t err_len) {
   memset(res, 0, sizeof *res);
   tc_report_init(&res->report);
+  char *dir = dir_of(path);
+  const tc_options *opts = NULL;
+  tc_session *session = dir ? tc_lsp_projects_session(a->projects, dir, &opts, err, err_len) : NULL;
+  free(dir);
+  if (!session) return -1;
+
   tc_compile_cmd cmd;
   memset(&cmd, 0, sizeof cmd);
   const tc_compile_cmd *use = NULL;
   char *db_dir = tc_lsp_find_compdb_dir(a->opts->compdb_dir, path);
-  if (db_dir) {
+  if (!db_dir) {
+    set_reason(&res->fallback_reason, "no compile_commands.json in its folder or above%s%s",
+               a->opts->compdb_dir ? "" : " (nor in their build/ subfolders)", NULL);
+  } else {
     const loaded_db *d = database(a, db_dir);
-    if (d && d->ok) {
+    if (d && !d->ok) {
+      set_reason(&res->fallback_reason, "the compile database cannot be read: %s%s", d->error, NULL);
+    } else if (d) {
       use = tc_compdb_find(&d->db, path, NULL);
       if (!use) {
         char resolved[PATH_MAX];
         if (realpath(path, resolved)) use = tc_compdb_find(&d->db, resolved, NULL);
       }
       if (use) res->command_source = strdup(d->db.path);
+      else set_reason(&res->fallback_reason, "%s does not list it%s", d->db.path, NULL);
     }
   }
   free(db_dir);
   if (!use) {
     if (fallback_command(a, path, &cmd, &res->command_source) != 0) {
       snprintf(err, err_len, "out of memory");
+      tc_lsp_result_free(res);
       return -1;
     }
     res->fallback = 1;
     use = &cmd;
   }
-  int rc = tc_session_analyze(a->session, use, unsaved, n_unsaved, &res->report, err, err_len);
+  int rc = tc_session_analyze(session, use, unsaved, n_unsaved, &res->report, err, err_len);
   tc_compile_cmd_free(&cmd);
   if (rc != 0) {
     tc_lsp_result_free(res);
@@ -307,5 +337,6 @@ int tc_lsp_analyze(tc_lsp_analyzer *a, const char *path, const tc_unsaved_file *
 void tc_lsp_result_free(tc_lsp_result *res) {
   tc_report_free(&res->report);
   free(res->command_source);
-  res->command_source = NULL;
+  free(res->fallback_reason);
+  res->command_source = res->fallback_reason = NULL;
 }

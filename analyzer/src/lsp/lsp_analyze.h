@@ -2,8 +2,9 @@
  * long-lived process, on top of the driver's editor session (driver.h): finds the document's
  * compile command (-p DIR, or compile_commands.json in the folders above it and in their build/
  * subfolders, like clangd; fallback flags otherwise), analyzes the unit with the unsaved text
- * of every open document, and re-reads suppression comments from that unsaved text. State
- * (the session's rules, loaded compile databases) lives in the analyzer object. */
+ * of every open document under its project's settings (lsp_project.h), and re-reads
+ * suppression comments from that unsaved text. State (project sessions, loaded compile
+ * databases) lives in the analyzer object. */
 #ifndef TC_LSP_ANALYZE_H
 #define TC_LSP_ANALYZE_H
 
@@ -18,11 +19,12 @@ typedef struct tc_lsp_analyzer tc_lsp_analyzer;
 typedef struct tc_lsp_result {
   tc_report report;     /* findings of the unit (suppressions and rule settings applied) */
   int fallback;         /* no compile command was found: fallback flags were used */
+  char *fallback_reason;/* why (heap), when fallback */
   char *command_source; /* the compile_commands.json used, or the fallback flags (heap) */
 } tc_lsp_result;
 
-/* Loads the rules named by opts (or the default ones). NULL with a message in err when they
-   cannot be loaded. opts must outlive the analyzer. */
+/* Checks that the settings the command line would use (configuration file, rules) load. NULL
+   with a message in err when they cannot. opts must outlive the analyzer. */
 tc_lsp_analyzer *tc_lsp_analyzer_new(const tc_options *opts, char *err, size_t err_len);
 void tc_lsp_analyzer_free(tc_lsp_analyzer *a);
 
@@ -33,7 +35,8 @@ int tc_lsp_analyze(tc_lsp_analyzer *a, const char *path, const tc_unsaved_file *
                    size_t n_unsaved, tc_lsp_result *res, char *err, size_t err_len);
 void tc_lsp_result_free(tc_lsp_result *res);
 
-/* Forgets loaded compile databases (after the client reports changed files). */
+/* Forgets loaded compile databases and project settings (after the client reports changed
+   files). */
 void tc_lsp_analyzer_reset(tc_lsp_analyzer *a);
 
 /* The compile_commands.json that applies to path: DIR/compile_commands.json for -p DIR, else

@@ -16,6 +16,7 @@ static void doc_free(tc_lsp_doc *doc) {
   free(doc->path);
   free(doc->real);
   free(doc->text);
+  free(doc->last_error);
   cJSON_Delete(doc->published);
   free(doc);
 }

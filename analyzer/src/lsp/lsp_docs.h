@@ -18,6 +18,7 @@ typedef struct tc_lsp_doc {
   int dirty;            /* content (or its compile command) changed since the last analysis */
   long long due_ms;     /* when dirty: monotonic time at which to analyze */
   int fallback_told;    /* the "no compile command" message was shown for this document */
+  char *last_error;     /* why the last analysis failed (shown once), or NULL */
   cJSON *published;     /* object: target URI -> array of diagnostics from this document's unit */
 } tc_lsp_doc;
 

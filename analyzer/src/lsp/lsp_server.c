@@ -138,16 +138,25 @@ static void analyze_doc(lsp_server *s, tc_lsp_doc *doc) {
   int rc = tc_lsp_analyze(s->analyzer, doc->path, unsaved, n, &res, err, sizeof err);
   free(unsaved);
   if (rc != 0) {
-    send_message(s, 0, MSG_ERROR, "tagcheck: %s could not be analyzed: %s", doc->path, err);
+    /* Shown once per distinct reason (a broken configuration is fixed, then broken again). */
+    int seen = doc->last_error && strcmp(doc->last_error, err) == 0;
+    send_message(s, !seen, MSG_ERROR, "tagcheck: %s could not be analyzed: %s", doc->path, err);
+    free(doc->last_error);
+    doc->last_error = strdup(err);
     return;
   }
+  free(doc->last_error);
+  doc->last_error = NULL;
   if (res.fallback && !doc->fallback_told) {
     doc->fallback_told = 1;
     send_message(s, 1, MSG_INFO,
-                 "tagcheck: no compile command for %s (no compile_commands.json lists it); "
-                 "analyzing it with fallback flags: %s",
-                 doc->path, res.command_source ? res.command_source : "");
+                 "tagcheck: no compile command for %s (%s); analyzing it with fallback flags: %s",
+                 doc->path, res.fallback_reason ? res.fallback_reason : "not found",
+                 res.command_source ? res.command_source : "");
   }
+  if (res.report.n_failures > 0)
+    send_message(s, 0, MSG_LOG, "tagcheck: %s: %s (analyzed as far as its syntax tree goes)",
+                 doc->path, res.report.failures[0].reason ? res.report.failures[0].reason : "");
   cJSON *current = tc_lsp_diagnostics_build(&res.report, &s->docs, doc->uri, s->utf8);
   if (current) {
     cJSON *old = doc->published;
