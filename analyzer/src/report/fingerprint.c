@@ -1,4 +1,5 @@
-/* analyzer/src/report/fingerprint.c — the line-independent fingerprints of fingerprint.h. */
+/* analyzer/src/report/fingerprint.c — the line-independent fingerprints of fingerprint.h. The
+ * hash itself is dt/fingerprint.h, shared with the runtime's DT_REPORT log. */
 #include "report/fingerprint.h"
 
 #include <stdint.h>
@@ -6,57 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/strbuf.h"
 #include "report/uri.h"
 
 char *tc_fingerprint_normalize_line(const char *text, size_t len) {
-  tc_strbuf b;
-  tc_strbuf_init(&b);
-  char quote = 0;
-  int in_block = 0;
-  for (size_t i = 0; i < len; i++) {
-    char c = text[i];
-    if (in_block) {
-      if (c == '*' && i + 1 < len && text[i + 1] == '/') {
-        in_block = 0;
-        i++;
-      }
-      continue;
-    }
-    if (quote) {
-      tc_strbuf_putc(&b, c);
-      if (c == '\\' && i + 1 < len) tc_strbuf_putc(&b, text[++i]);
-      else if (c == quote) quote = 0;
-      continue;
-    }
-    if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '/' && i + 1 < len && text[i + 1] == '/') {
-      break;
-    } else if (c == '/' && i + 1 < len && text[i + 1] == '*') {
-      in_block = 1;
-      i++;
-      continue;
-    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f') {
-      continue;
-    }
-    tc_strbuf_putc(&b, c);
-  }
-  return tc_strbuf_take(&b);
+  char *out = malloc(len + 1);
+  if (out) dt_fingerprint_normalize(text, len, out);
+  return out;
 }
-
-/* FNV-1a, 64 bits, from a given offset basis; two bases give a 128-bit hash. */
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
-  const unsigned char *p = data;
-  for (size_t i = 0; i < n; i++) {
-    h ^= p[i];
-    h *= UINT64_C(0x100000001b3);
-  }
-  return h;
-}
-
-#define FNV_BASIS_A UINT64_C(0xcbf29ce484222325)
-#define FNV_BASIS_B UINT64_C(0x84222325cbf29ce4)
 
 typedef struct keyed {
   uint64_t a, b;       /* hash of the key without the occurrence index */
@@ -85,14 +42,9 @@ static int diag_key(const tc_diag *d, const char *root_dir, tc_source_cache *sc,
     free(rel);
     return -1;
   }
-  const char *parts[] = {d->rule_id, file, d->function, d->operation, line};
-  k->a = FNV_BASIS_A;
-  k->b = FNV_BASIS_B;
-  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-    size_t n = strlen(parts[i]) + 1; /* the NUL separates the parts */
-    k->a = fnv1a(k->a, parts[i], n);
-    k->b = fnv1a(k->b, parts[i], n);
-  }
+  dt_fingerprint_hash h = dt_fingerprint_key(d->rule_id, file, d->function, d->operation, line);
+  k->a = h.a;
+  k->b = h.b;
   free(line);
   free(rel);
   return 0;
@@ -117,12 +69,8 @@ int tc_fingerprints(const tc_report *r, const char *root_dir, tc_source_cache *s
   for (size_t i = 0; i < r->n_diags; i++) {
     if (i > 0 && keys[i].a == keys[i - 1].a && keys[i].b == keys[i - 1].b) occurrence++;
     else occurrence = 0;
-    char idx[32];
-    int n = snprintf(idx, sizeof idx, "%llu", occurrence);
-    uint64_t a = fnv1a(keys[i].a, idx, (size_t)n);
-    uint64_t b = fnv1a(keys[i].b, idx, (size_t)n);
-    snprintf(out[keys[i].index], sizeof out[keys[i].index], "%016llx%016llx",
-             (unsigned long long)a, (unsigned long long)b);
+    dt_fingerprint_hash h = {keys[i].a, keys[i].b};
+    dt_fingerprint_format(h, occurrence, out[keys[i].index]);
   }
   free(keys);
   return 0;

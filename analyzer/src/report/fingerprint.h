@@ -6,11 +6,12 @@
 #ifndef TC_FINGERPRINT_H
 #define TC_FINGERPRINT_H
 
+#include "dt/fingerprint.h" /* the hash, shared with the runtime's DT_REPORT log */
 #include "report/diag.h"
 #include "report/source.h"
 
-#define TC_FINGERPRINT_KEY "tagcheckFingerprint/v1"
-#define TC_FINGERPRINT_HEX 32 /* characters, without the NUL */
+#define TC_FINGERPRINT_KEY DT_FINGERPRINT_KEY
+#define TC_FINGERPRINT_HEX DT_FINGERPRINT_HEX /* characters, without the NUL */
 
 typedef char tc_fingerprint[TC_FINGERPRINT_HEX + 1];
 
