@@ -1,5 +1,6 @@
 // corpus/autodiff/require_grad_on_plain_bug.c — parameters initialized on the plain device and
-// then marked trainable: dt_require_grad needs a tensor on an autodiff device.
+// then marked trainable: dt_require_grad needs a tensor on an autodiff device. Two calls, two
+// mistakes (the run stops at the first).
 // Bug: autodiff-expected at dt_require_grad.
 #include <stdio.h>
 
@@ -18,7 +19,7 @@ int main(void) {
   linear l;
   linear_init(&l, dt_cpu());
   dt_require_grad(l.w); // expect-error: autodiff-expected
-  dt_require_grad(l.b);
+  dt_require_grad(l.b); // expect-error: autodiff-expected
   printf("ready\n");
   return 0;
 }

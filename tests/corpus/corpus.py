@@ -240,11 +240,12 @@ def parse_findings(doc, base_dir):
 
 
 class Context:
-    def __init__(self, manifest_path):
+    def __init__(self, manifest_path, check="list"):
         with open(manifest_path, encoding="utf-8") as fh:
             self.m = json.load(fh)
         self.corpus_dir = self.m["corpus_dir"]
-        self.work_dir = self.m["work_dir"]
+        # One work area per check: ctest runs a program's checks and the totals in parallel.
+        self.work_dir = os.path.join(self.m["work_dir"], check)
         os.makedirs(self.work_dir, exist_ok=True)
         global TAG_RULES
         TAG_RULES = load_tag_rules(self.m["rules_def"])
@@ -690,7 +691,7 @@ def main(argv):
     ap.add_argument("name", nargs="?")
     a = ap.parse_args(argv)
     try:
-        ctx = Context(a.manifest)
+        ctx = Context(a.manifest, a.command)
         if a.command == "list":
             for n, _, _ in discover(ctx.corpus_dir):
                 print(n)
