@@ -13,6 +13,7 @@
 
 typedef struct operand {
   int present;
+  int poison;      /* the value comes from a call already flagged */
   aval v;          /* tensors: the handle's value */
   tc_tag tag;      /* tensors and devices */
   const prov *prov;
@@ -27,6 +28,7 @@ typedef struct call_ctx {
   const tc_api_fn *fn;
   operand ops[72];
   int n_ops;
+  int poisoned; /* some operand read comes from a call already flagged */
 } call_ctx;
 
 static const tc_opnd *arg_of(const call_ctx *c, int i) {
@@ -61,6 +63,8 @@ static int32_t tagf_of_int(const aval *v, int as_bool) {
     case AV_FUNC:
     case AV_TENSOR:
     case AV_AVAIL:
+    case AV_ADDRSET:
+    case AV_POISON:
       return TC_TAGF_UNKNOWN;
   }
   return TC_TAGF_UNKNOWN;
@@ -101,9 +105,11 @@ static void read_device(call_ctx *c, int argi, operand *op) {
     for (int j = 0; j < t.n; j++) {
       uint32_t fl = loc_child(e, t.loc[j], LK_FIELD, fids[k], 0);
       aval v = fl ? read_materialized(e, c->s, fl, weak) : av_top();
-      fv[k] = j ? av_join(&fv[k], &v) : v;
+      fv[k] = j ? av_join(e, &fv[k], &v) : v;
     }
   }
+  for (int k = 0; k < 3; k++)
+    if (fv[k].k == AV_POISON) op->poison = c->poisoned = 1;
   op->tag.backend = backend_of_int(e, &fv[0]);
   op->tag.ordinal = tagf_of_int(&fv[1], 0);
   op->tag.autodiff = tagf_of_int(&fv[2], 1);
@@ -137,6 +143,7 @@ static void read_tensor(call_ctx *c, int argi, operand *op) {
     op->tag = op->v.tag;
     op->prov = op->v.prov;
   }
+  if (op->v.k == AV_POISON) op->poison = c->poisoned = 1;
 }
 
 /* The elements of an array argument: up to max, from `count` when it is known. Returns the
@@ -167,6 +174,7 @@ static int read_elements(call_ctx *c, int array_arg, int count_arg, operand *out
                        ? base.loc
                        : loc_child(e, base.loc, LK_INDEX, 0, first + j);
     op->v = loc ? mem_eff(e, c->s, loc) : av_top();
+    if (op->v.k == AV_POISON) op->poison = c->poisoned = 1;
     if (op->v.k == AV_TENSOR) {
       op->tag = op->v.tag;
       op->prov = op->v.prov;
@@ -656,6 +664,7 @@ static void apply_result(call_ctx *c) {
                              : loc_child(e, base.loc, LK_INDEX, 0,
                                          base.i == IDX_NONE ? 0 : base.i);
           aval v = loc ? mem_eff(e, c->s, loc) : av_top();
+          if (v.k == AV_POISON) c->poisoned = 1;
           if (v.k == AV_TENSOR) {
             tag = v.tag;
             src = v.prov;
@@ -772,11 +781,17 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
   c.in = in;
   c.fn = fn;
   c.n_ops = 0;
+  c.poisoned = 0;
+  aval poison = av_make(AV_POISON, 0);
   if (fn->api && fn->n_checks) {
     chk_res res = pass();
     for (size_t i = 0; i < fn->n_checks; i++) {
       res = run_check(&c, &fn->checks[i]);
       if (res.st != CHK_PASS) break;
+    }
+    if (c.poisoned) { /* a consequence of a mistake already flagged: not counted */
+      write_value(&c, &poison);
+      return;
     }
     int disabled = 0;
     if (res.st == CHK_FAIL) {
@@ -786,11 +801,11 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
     }
     if (res.st == CHK_FAIL && !disabled) {
       outcome_record(e, f->fi->idx, in, (int)res.rule, make_detail(&c, &res));
-      aval top = av_top();
-      write_value(&c, &top);
+      write_value(&c, &poison); /* one mistake, one finding */
       return;
     }
     outcome_record(e, f->fi->idx, in, -1, 0);
   }
   apply_result(&c);
+  if (c.poisoned) write_value(&c, &poison);
 }

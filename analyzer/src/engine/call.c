@@ -36,9 +36,10 @@ static const tc_api_fn *api_of_usr(tc_eng *e, tc_sym usr) {
   return tc_rules_find(e->rules, at + 3);
 }
 
-void frame_clear(tc_eng *e, astate *s, fninfo *fi) {
+void frame_clear(tc_eng *e, astate *s, fninfo *fi, uint32_t inst) {
   for (size_t i = 0; i < fi->n_roots; i++) {
     uint32_t r = fi->roots[i];
+    if (FRAME_INST(e->locs[r].a) != inst) continue;
     if (e->locs[r].first_child) mem_clear_subtree(e, s, r);
     st_set(e, &s->mem, r, NULL);
   }
@@ -59,7 +60,9 @@ void call_unknown(frame *f, astate *s, const tc_insn *in) {
       continue;
     if (const_pointee(e, o)) continue;
     aval v = mem_eval(f, s, o, NULL);
-    if (v.k == AV_ADDR) mem_havoc_reachable(e, s, v.loc);
+    ptset pts;
+    av_targets(e, &v, &pts);
+    for (uint32_t k = 0; k < pts.n; k++) mem_havoc_reachable(e, s, pts.loc[k]);
   }
   if (in->has_dst) {
     targets dt;
@@ -117,32 +120,35 @@ static void key_visit(tc_eng *e, const astate *s, keybuf *k, uint32_t loc) {
   const aval *v = st_get(&s->mem, loc);
   if (v) {
     key_value(e, k, loc, v, 0);
-    if (v->k == AV_ADDR) {
+    ptset pts;
+    av_targets(e, v, &pts);
+    for (uint32_t t = 0; t < pts.n; t++) {
       /* what the target inherits from its enclosing objects */
-      for (uint32_t p = e->locs[v->loc].parent; p; p = e->locs[p].parent) {
+      for (uint32_t p = e->locs[pts.loc[t]].parent; p; p = e->locs[p].parent) {
         const aval *pv = st_get(&s->mem, p);
         if (pv) key_value(e, k, p, pv, 0);
       }
-      key_visit(e, s, k, v->loc);
+      key_visit(e, s, k, pts.loc[t]);
     }
   }
   for (uint32_t c = e->locs[loc].first_child; c; c = e->locs[c].next_sibling)
     key_visit(e, s, k, c);
 }
 
-static void build_key(tc_eng *e, const astate *entry, fninfo *callee, keybuf *k) {
+static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t inst,
+                      keybuf *k) {
   e->stamp++;
   if (e->stamp == 0) {
     memset(e->visit_stamp, 0, e->cap_visit * sizeof *e->visit_stamp);
     e->stamp = 1;
   }
   int with_prov = callee->n_fresh < PROV_SENSITIVE_CONTEXTS;
-  kb_push(e, k, callee->idx);
+  kb_push(e, k, FRAME_KEY(callee->idx, inst));
   kb_push(e, k, ((uint64_t)entry->avail_yes << 32) | entry->avail_no);
   if (callee->allocates) kb_push(e, k, e->cur_chain);
   for (size_t i = 0; i < callee->n_roots; i++) {
     uint32_t r = callee->roots[i];
-    if (e->locs[r].kind != LK_PARAM) continue;
+    if (e->locs[r].kind != LK_PARAM || FRAME_INST(e->locs[r].a) != inst) continue;
     const aval *v = st_get(&entry->mem, r);
     if (v && with_prov) key_value(e, k, r, v, 1);
     key_visit(e, entry, k, r);
@@ -170,11 +176,12 @@ static uint32_t memo_count(const fninfo *fi) {
 
 /* ---- binding and returning ---- */
 
-static void bind_params(frame *f, astate *entry, const tc_insn *in, fninfo *callee) {
+static void bind_params(frame *f, astate *entry, const tc_insn *in, fninfo *callee,
+                        uint32_t inst) {
   tc_eng *e = f->e;
   const tc_function *fn = callee->fn;
   for (uint32_t i = 0; i < fn->n_params; i++) {
-    uint32_t ploc = loc_root(e, LK_PARAM, callee->idx, i, callee->idx);
+    uint32_t ploc = loc_root(e, LK_PARAM, FRAME_KEY(callee->idx, inst), i, callee->idx);
     if (!ploc || i >= in->n_args) continue;
     const tc_opnd *o = &in->args[i];
     if (mem_is_record_type(&fn->params[i].type) && o->kind == TC_OPND_PATH) {
@@ -196,10 +203,11 @@ static void bind_params(frame *f, astate *entry, const tc_insn *in, fninfo *call
   }
 }
 
-static void post_return(frame *f, astate *x, const tc_insn *in, fninfo *callee) {
+static void post_return(frame *f, astate *x, const tc_insn *in, fninfo *callee,
+                        uint32_t inst) {
   tc_eng *e = f->e;
   if (in->has_dst) {
-    uint32_t ret = loc_root(e, LK_RET, callee->idx, 0, callee->idx);
+    uint32_t ret = loc_root(e, LK_RET, FRAME_KEY(callee->idx, inst), 0, callee->idx);
     targets dt;
     if (ret && mem_resolve(f, x, &in->dst, &dt)) {
       if (mem_is_record_type(&callee->fn->ret_type)) {
@@ -214,7 +222,7 @@ static void post_return(frame *f, astate *x, const tc_insn *in, fninfo *callee) 
       }
     }
   }
-  frame_clear(e, x, callee);
+  frame_clear(e, x, callee, inst);
 }
 
 static void memo_free_partial(memo_entry *m) {
@@ -225,9 +233,29 @@ static void memo_free_partial(memo_entry *m) {
   free(m);
 }
 
+/* Is the same function already being analyzed from the same entry (recursion that makes no
+   progress)? */
+static int recursing(const tc_eng *e, const fninfo *callee, uint64_t h, const keybuf *k) {
+  for (size_t i = 0; i < e->n_act; i++) {
+    const struct active_call *a = &e->act[i];
+    if (a->fi == callee && a->hash == h && a->n_key == k->n &&
+        !memcmp(a->key, k->w, k->n * sizeof *k->w))
+      return 1;
+  }
+  return 0;
+}
+
+static void unknown_instead(frame *f, astate entry, const tc_insn *in, fninfo *callee,
+                            uint32_t inst, state_list *out) {
+  frame_clear(f->e, &entry, callee, inst);
+  call_unknown(f, &entry, in);
+  slist_push(f->e, out, entry);
+}
+
 void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list *out) {
   tc_eng *e = f->e;
-  if (callee->active || e->depth >= CALL_MAX_DEPTH || callee->too_costly ||
+  uint32_t inst = callee->active;
+  if (inst >= MAX_INSTANCES || e->depth >= CALL_MAX_DEPTH || callee->too_costly ||
       e->work > e->work_limit || !callee->fn->n_blocks || e->oom) {
     call_unknown(f, &s, in);
     slist_push(e, out, s);
@@ -235,26 +263,31 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
   }
   astate entry = state_copy(&s);
   state_release(e, &s);
-  frame_clear(e, &entry, callee);
-  bind_params(f, &entry, in, callee);
+  frame_clear(e, &entry, callee, inst);
+  bind_params(f, &entry, in, callee, inst);
 
   keybuf k = {0};
-  build_key(e, &entry, callee, &k);
+  build_key(e, &entry, callee, inst, &k);
   uint64_t h = key_hash(&k);
+  if (recursing(e, callee, h, &k)) {
+    free(k.w);
+    unknown_instead(f, entry, in, callee, inst, out);
+    return;
+  }
   memo_entry *m = memo_find(callee, h, &k);
-  uint32_t chain = chain_intern(e, e->cur_chain, in, f->fi->idx, callee->idx);
+  uint32_t chain = chain_intern(e, e->cur_chain, in, callee->idx);
   if (m) {
     free(k.w);
-    if (m->chain != chain) outcomes_replay(e, m->out_begin, m->out_end, m->chain, chain);
+    if (m->chain != chain) outcomes_replay(e, m->out_begin, m->out_end, m->depth, chain);
   } else if (memo_count(callee) >= e->max_contexts) {
     free(k.w);
-    frame_clear(e, &entry, callee);
-    call_unknown(f, &entry, in);
-    slist_push(e, out, entry);
+    unknown_instead(f, entry, in, callee, inst, out);
     return;
   } else {
     m = calloc(1, sizeof *m);
-    if (!m) {
+    struct active_call *ac = m ? VEC_PUSH(e->act, e->n_act, e->cap_act) : NULL;
+    if (!ac) {
+      free(m);
       free(k.w);
       e->oom = 1;
       slist_push(e, out, entry);
@@ -264,15 +297,24 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     m->key = k.w;
     m->n_key = k.n;
     m->chain = chain;
+    ac->fi = callee;
+    ac->hash = h;
+    ac->key = m->key;
+    ac->n_key = m->n_key;
     uint32_t saved_chain = e->cur_chain;
     e->cur_chain = chain;
-    callee->active = 1;
+    callee->active++;
     e->depth++;
+    m->depth = e->depth;
     m->out_begin = e->n_outs;
+    size_t saved_slice = e->slice_begin;
+    e->slice_begin = e->n_outs;
     state_list exits = {0};
-    int rc = flow_analyze(e, callee, state_copy(&entry), &exits);
+    int rc = flow_analyze(e, callee, inst, state_copy(&entry), &exits);
     e->depth--;
-    callee->active = 0;
+    callee->active--;
+    e->n_act--;
+    e->slice_begin = saved_slice;
     e->cur_chain = saved_chain;
     callee->n_fresh++;
     callee->analyzed = 1;
@@ -281,9 +323,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
       if (e->work <= e->work_limit) callee->too_costly = 1;
       memo_free_partial(m);
       slist_release(e, &exits);
-      frame_clear(e, &entry, callee);
-      call_unknown(f, &entry, in);
-      slist_push(e, out, entry);
+      unknown_instead(f, entry, in, callee, inst, out);
       return;
     }
     m->exits = calloc(exits.n ? exits.n : 1, sizeof *m->exits);
@@ -306,7 +346,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     for (size_t d = 0; d < me->n_delta; d++) st_set(e, &x.mem, me->delta[d].id, &me->delta[d].v);
     x.avail_yes = me->avail_yes | entry.avail_yes;
     x.avail_no = me->avail_no | entry.avail_no;
-    post_return(f, &x, in, callee);
+    post_return(f, &x, in, callee, inst);
     slist_push(e, out, x);
   }
   state_release(e, &entry);

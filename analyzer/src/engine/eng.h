@@ -126,7 +126,9 @@ typedef enum av_kind {
   AV_ADDR,       /* the address of location loc, element index i (IDX_NONE / IDX_ANY) */
   AV_FUNC,       /* a function designator: i = USR sym */
   AV_TENSOR,     /* a tensor handle with tag */
-  AV_AVAIL       /* the result of an availability test of backend i (negated: neg) */
+  AV_AVAIL,      /* the result of an availability test of backend i (negated: neg) */
+  AV_ADDRSET,    /* one of several addresses: points-to set number i (ptset_get) */
+  AV_POISON      /* the result of a call already flagged: unknown, and no check counts it */
 } av_kind;
 
 #define IDX_NONE INT64_MIN
@@ -148,10 +150,23 @@ typedef struct aval {
   const prov *prov;
 } aval;
 
+typedef struct tc_eng tc_eng;
+
+/* Points-to sets: a few (location, index) targets, interned. */
+#define PTS_MAX 8
+typedef struct ptset {
+  uint32_t n;
+  uint32_t loc[PTS_MAX];
+  int64_t idx[PTS_MAX];
+} ptset;
+const ptset *ptset_get(const tc_eng *e, int64_t id);
+/* The targets of an ADDR or ADDRSET value, into s (n = 0 for other values). */
+void av_targets(const tc_eng *e, const aval *v, ptset *s);
+
 aval av_make(av_kind k, int64_t i);
 aval av_top(void);
 int av_same(const aval *a, const aval *b);      /* equal ignoring provenance/derivation */
-aval av_join(const aval *a, const aval *b);     /* a's provenance kept */
+aval av_join(tc_eng *e, const aval *a, const aval *b); /* a's provenance kept */
 int av_intlike(const aval *a);                  /* INT, NE, SYM, TOP, AVAIL, BOT */
 
 /* ------------------------------------------------------------------ store and states (store.c) */
@@ -170,8 +185,6 @@ typedef struct astate {
   uint32_t avail_yes, avail_no; /* backends this path found available / unavailable */
   const pathnote *path;         /* undecided branches this path took */
 } astate;
-
-typedef struct tc_eng tc_eng;
 
 const aval *st_get(const st_store *s, uint32_t id); /* NULL if absent */
 void st_set(tc_eng *e, st_store *s, uint32_t id, const aval *v); /* v NULL or ABSENT clears */
@@ -213,6 +226,7 @@ typedef struct memo_entry {
   size_t n_exits;
   uint32_t chain;                /* the chain it was analyzed under */
   size_t out_begin, out_end;     /* its outcomes in the log */
+  uint32_t depth;                /* the analysis depth of its body */
   struct memo_entry *next;
 } memo_entry;
 
@@ -234,25 +248,31 @@ typedef struct fninfo {
   int is_main;
   int is_init;   /* a unit's __tc_global_init */
   int allocates; /* reaches an allocator */
-  int active;    /* on the analysis stack */
+  uint32_t active; /* activations on the analysis stack */
   int analyzed;
   int too_costly;
   uint32_t n_fresh; /* analyses run */
   memo_entry *memo;
 } fninfo;
 
+/* A calling context: the last CHAIN_K call sites that led to a function (oldest first). */
+#define CHAIN_K 3
 typedef struct chain_node {
-  uint32_t parent;
-  const tc_insn *call;
-  uint32_t caller, callee;
+  uint32_t n;
+  const tc_insn *call[CHAIN_K];
+  uint32_t callee[CHAIN_K];
 } chain_node;
 
+/* How the checks of one call went in one calling context: states seen, states failing each
+   rule (and the first failure's explanation). Aggregated per analysis (see findings.c). */
 typedef struct outcome {
   uint32_t chain;
   uint32_t fn;
   const tc_insn *insn;
-  int8_t rule;     /* tc_rule_slot, or -1: the check passed or was undecided */
-  uint32_t detail; /* index into details (+1), 0 none */
+  uint32_t depth; /* analysis depth where it was recorded */
+  uint32_t total;
+  uint32_t fails[TC_RULE_COUNT];
+  uint32_t detail[TC_RULE_COUNT]; /* index into details (+1), 0 none */
 } outcome;
 
 typedef struct detail {
@@ -310,7 +330,19 @@ struct tc_eng {
   /* symbols */
   int64_t next_sym;
 
+  /* points-to sets */
+  ptset *ptsets;
+  size_t n_ptsets, cap_ptsets;
+  tc_map ptset_index;
+
   /* analysis stack */
+  struct active_call {
+    const fninfo *fi;
+    uint64_t hash;
+    const uint64_t *key;
+    size_t n_key;
+  } *act;
+  size_t n_act, cap_act;
   uint32_t depth;
   uint32_t cur_chain;
   uint64_t work, work_limit;
@@ -321,6 +353,8 @@ struct tc_eng {
   tc_map chain_index;
   outcome *outs;
   size_t n_outs, cap_outs;
+  tc_map out_index;   /* (chain, insn) -> last log index */
+  size_t slice_begin; /* the log slice of the innermost analysis under way */
   detail *details;
   size_t n_details, cap_details;
 
@@ -350,7 +384,13 @@ int64_t sym_fresh(tc_eng *e);
 typedef struct frame {
   tc_eng *e;
   fninfo *fi;
+  uint32_t inst; /* which activation of fi (recursion) */
 } frame;
+
+/* A frame's locations are keyed by function and activation. */
+#define MAX_INSTANCES 8u
+#define FRAME_KEY(idx, inst) ((uint32_t)(idx) | ((uint32_t)(inst) << 24))
+#define FRAME_INST(a) ((uint32_t)(a) >> 24)
 
 #define MEM_MAX_TARGETS 64
 typedef struct targets {
@@ -391,7 +431,7 @@ void slist_release(tc_eng *e, state_list *l);
 void slist_merge_to(tc_eng *e, state_list *l, size_t max);
 /* Analyzes fi from entry (ownership taken); exit states appended to exits. Returns 0, or -1
    when the function blew its budget (exits then left empty). */
-int flow_analyze(tc_eng *e, fninfo *fi, astate entry, state_list *exits);
+int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list *exits);
 int flow_assume(tc_eng *e, astate *s, const aval *v, int truth);
 
 /* call.c */
@@ -400,18 +440,18 @@ const tc_api_fn *api_lookup(tc_eng *e, tc_sym name);
 void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list *out);
 void call_unknown(frame *f, astate *s, const tc_insn *in);
 void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out);
-void frame_clear(tc_eng *e, astate *s, fninfo *fi);
+void frame_clear(tc_eng *e, astate *s, fninfo *fi, uint32_t inst);
 
 /* api.c */
 void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn);
 
 /* findings.c */
-uint32_t chain_intern(tc_eng *e, uint32_t parent, const tc_insn *call, uint32_t caller,
-                      uint32_t callee);
+/* The context `parent` extended by one call (keeping the last CHAIN_K calls). */
+uint32_t chain_intern(tc_eng *e, uint32_t parent, const tc_insn *call, uint32_t callee);
 void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail);
 uint32_t detail_new(tc_eng *e, const detail *d); /* copies d; returns index + 1 */
-void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t from_chain,
-                     uint32_t to_chain);
+/* Records again, under context to_chain, what an analysis of depth `depth` recorded. */
+void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32_t to_chain);
 int findings_emit(tc_eng *e, tc_report *out);
 const char *srcloc_file(const tc_eng *e, const tc_srcloc *l);
 const char *base_name(const char *path);

@@ -134,9 +134,10 @@ static void analyze_root(tc_eng *e, fninfo *fi, astate entry) {
   state_list exits = {0};
   e->cur_chain = 0;
   e->depth = 1;
-  fi->active = 1;
-  flow_analyze(e, fi, entry, &exits);
-  fi->active = 0;
+  e->slice_begin = e->n_outs;
+  fi->active++;
+  flow_analyze(e, fi, 0, entry, &exits);
+  fi->active--;
   fi->analyzed = 1;
   e->depth = 0;
   slist_release(e, &exits);
@@ -152,14 +153,14 @@ static astate run_global_inits(tc_eng *e) {
     if (!fi->is_init || !fi->fn->n_blocks) continue;
     state_list exits = {0};
     e->cur_chain = 0;
-    fi->active = 1;
-    int rc = flow_analyze(e, fi, state_copy(&s), &exits);
-    fi->active = 0;
+    fi->active++;
+    int rc = flow_analyze(e, fi, 0, state_copy(&s), &exits);
+    fi->active--;
     fi->analyzed = 1;
     if (rc == 0 && exits.n) {
       astate j = state_copy(&exits.items[0]);
       for (size_t i = 1; i < exits.n; i++) state_join_into(e, &j, &exits.items[i]);
-      frame_clear(e, &j, fi);
+      frame_clear(e, &j, fi, 0);
       state_release(e, &s);
       s = j;
     }
@@ -214,8 +215,12 @@ static void teardown(tc_eng *e) {
   free(e->chains);
   map_free(&e->chain_index);
   free(e->outs);
+  map_free(&e->out_index);
   free(e->details);
   free(e->visit_stamp);
+  free(e->ptsets);
+  free(e->act);
+  map_free(&e->ptset_index);
   st_free_all(e);
   bump_free(&e->bump);
   free(e);

@@ -19,9 +19,14 @@ const char *base_name(const char *path) {
   return s ? s + 1 : path;
 }
 
-uint32_t chain_intern(tc_eng *e, uint32_t parent, const tc_insn *call, uint32_t caller,
-                      uint32_t callee) {
-  uint64_t key = hash_mix(parent, (uint64_t)(uintptr_t)call);
+static uint64_t chain_hash(const chain_node *c) {
+  uint64_t h = c->n;
+  for (uint32_t i = 0; i < c->n; i++) h = hash_mix(h, (uint64_t)(uintptr_t)c->call[i]);
+  return h;
+}
+
+static uint32_t chain_of(tc_eng *e, const chain_node *c) {
+  uint64_t key = chain_hash(c);
   for (uint64_t attempt = 0;; attempt++) {
     uint64_t k = attempt ? hash_mix(key, attempt) : key;
     uint32_t id;
@@ -30,34 +35,67 @@ uint32_t chain_intern(tc_eng *e, uint32_t parent, const tc_insn *call, uint32_t 
         chain_node *z = VEC_PUSH(e->chains, e->n_chains, e->cap_chains);
         if (!z) break;
         memset(z, 0, sizeof *z);
+        if (c->n == 0) return 0;
       }
       chain_node *n = VEC_PUSH(e->chains, e->n_chains, e->cap_chains);
       if (!n) break;
-      n->parent = parent;
-      n->call = call;
-      n->caller = caller;
-      n->callee = callee;
+      *n = *c;
       id = (uint32_t)(e->n_chains - 1);
       if (map_put(&e->chain_index, k, id)) e->oom = 1;
       return id;
     }
-    if (e->chains[id].parent == parent && e->chains[id].call == call) return id;
+    const chain_node *x = &e->chains[id];
+    if (x->n == c->n && !memcmp(x->call, c->call, c->n * sizeof c->call[0])) return id;
   }
   e->oom = 1;
-  return parent;
+  return 0;
 }
 
-void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail) {
+uint32_t chain_intern(tc_eng *e, uint32_t parent, const tc_insn *call, uint32_t callee) {
+  chain_node c;
+  memset(&c, 0, sizeof c);
+  if (parent && parent < e->n_chains) c = e->chains[parent];
+  if (c.n == CHAIN_K) {
+    memmove(c.call, c.call + 1, (CHAIN_K - 1) * sizeof c.call[0]);
+    memmove(c.callee, c.callee + 1, (CHAIN_K - 1) * sizeof c.callee[0]);
+    c.n--;
+  }
+  c.call[c.n] = call;
+  c.callee[c.n] = callee;
+  c.n++;
+  return chain_of(e, &c);
+}
+
+/* The log entry for (chain, insn) in the current slice, appended when there is none. */
+static outcome *slot_for(tc_eng *e, uint32_t chain, uint32_t fn, const tc_insn *in,
+                         uint32_t depth) {
+  uint64_t key = hash_mix(chain, (uint64_t)(uintptr_t)in);
+  uint32_t idx;
+  if (map_get(&e->out_index, key, &idx) && idx >= e->slice_begin && idx < e->n_outs &&
+      e->outs[idx].chain == chain && e->outs[idx].insn == in)
+    return &e->outs[idx];
   outcome *o = VEC_PUSH(e->outs, e->n_outs, e->cap_outs);
   if (!o) {
     e->oom = 1;
-    return;
+    return NULL;
   }
-  o->chain = e->cur_chain;
+  memset(o, 0, sizeof *o);
+  o->chain = chain;
   o->fn = fn;
   o->insn = in;
-  o->rule = (int8_t)rule;
-  o->detail = detail;
+  o->depth = depth;
+  if (map_put(&e->out_index, key, (uint32_t)(e->n_outs - 1))) e->oom = 1;
+  return o;
+}
+
+void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail) {
+  outcome *o = slot_for(e, e->cur_chain, fn, in, e->depth);
+  if (!o) return;
+  o->total++;
+  if (rule >= 0 && rule < TC_RULE_COUNT) {
+    o->fails[rule]++;
+    if (!o->detail[rule]) o->detail[rule] = detail;
+  }
 }
 
 uint32_t detail_new(tc_eng *e, const detail *d) {
@@ -72,42 +110,30 @@ uint32_t detail_new(tc_eng *e, const detail *d) {
   return (uint32_t)e->n_details;
 }
 
-void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t from_chain,
-                     uint32_t to_chain) {
-  for (size_t i = begin; i < end; i++) {
+void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32_t to_chain) {
+  for (size_t i = begin; i < end && i < e->n_outs; i++) {
     outcome o = e->outs[i];
-    uint32_t suffix[64];
-    int n = 0, ok = 0;
-    for (uint32_t c = o.chain; n < 64; c = e->chains[c].parent) {
-      if (c == from_chain) {
-        ok = 1;
-        break;
-      }
-      if (c == 0) break;
-      suffix[n++] = c;
-    }
-    if (!ok) continue;
+    /* the calls made below the replayed analysis, then the new context before them */
+    uint32_t below = o.depth > depth ? o.depth - depth : 0;
+    const chain_node *oc = &e->chains[o.chain];
     uint32_t nc = to_chain;
-    for (int k = n - 1; k >= 0; k--) {
-      const chain_node *cn = &e->chains[suffix[k]];
-      nc = chain_intern(e, nc, cn->call, cn->caller, cn->callee);
+    if (below >= oc->n && oc->n == CHAIN_K) {
+      nc = o.chain;
+    } else {
+      uint32_t from = below < oc->n ? oc->n - below : 0;
+      for (uint32_t k = from; k < oc->n; k++) nc = chain_intern(e, nc, oc->call[k], oc->callee[k]);
     }
-    uint32_t saved = e->cur_chain;
-    e->cur_chain = nc;
-    outcome_record(e, o.fn, o.insn, o.rule, o.detail);
-    e->cur_chain = saved;
+    outcome *x = slot_for(e, nc, o.fn, o.insn, e->depth + below);
+    if (!x) return;
+    x->total += o.total;
+    for (int r = 0; r < TC_RULE_COUNT; r++) {
+      x->fails[r] += o.fails[r];
+      if (!x->detail[r]) x->detail[r] = o.detail[r];
+    }
   }
 }
 
 /* ------------------------------------------------------------------ aggregation */
-
-typedef struct agg {
-  uint32_t chain;
-  const tc_insn *insn;
-  uint32_t total;
-  uint32_t fails[TC_RULE_COUNT];
-  uint32_t first_detail[TC_RULE_COUNT];
-} agg;
 
 typedef struct finding {
   const tc_insn *insn;
@@ -206,16 +232,17 @@ static void add_path_notes(const tc_eng *e, tc_diag *d, const pathnote *path) {
 }
 
 static void add_chain_notes(const tc_eng *e, tc_diag *d, uint32_t chain) {
-  for (int guard = 0; chain && guard < 64; guard++) {
-    const chain_node *c = &e->chains[chain];
+  if (!chain || chain >= e->n_chains) return;
+  const chain_node *c = &e->chains[chain];
+  for (uint32_t i = c->n; i-- > 0;) { /* innermost first, like a stack trace */
+    const tc_insn *call = c->call[i];
     char msg[512];
     snprintf(msg, sizeof msg, "in call to %s from %s:%u",
-             tc_str(e->prog, e->fns[c->callee].fn->name),
-             base_name(srcloc_file(e, &c->call->loc)), c->call->loc.line);
+             tc_str(e->prog, e->fns[c->callee[i]].fn->name),
+             base_name(srcloc_file(e, &call->loc)), call->loc.line);
     tc_loc l;
-    loc_of(e, &c->call->loc, &l);
+    loc_of(e, &call->loc, &l);
     tc_diag_add_note(d, &l, msg);
-    chain = c->parent;
   }
 }
 
@@ -226,42 +253,45 @@ static uint64_t finding_key(const tc_insn *in, int rule) {
   return hash_mix(h, (uint64_t)rule + 1);
 }
 
+typedef struct agg {
+  uint32_t chain;
+  const tc_insn *insn;
+  uint32_t total;
+  uint32_t fails[TC_RULE_COUNT];
+  uint32_t detail[TC_RULE_COUNT];
+} agg;
+
 int findings_emit(tc_eng *e, tc_report *out) {
+  /* per (context, call): every state it was checked in */
   agg *aggs = NULL;
   size_t n_aggs = 0, cap_aggs = 0;
   tc_map agg_index = {0};
   for (size_t i = 0; i < e->n_outs; i++) {
     const outcome *o = &e->outs[i];
     uint64_t key = hash_mix(o->chain, (uint64_t)(uintptr_t)o->insn);
-    uint32_t idx;
-    int found = 0;
-    for (uint64_t attempt = 0;; attempt++) {
+    agg *a = NULL;
+    for (uint64_t attempt = 0; !a; attempt++) {
       uint64_t k = attempt ? hash_mix(key, attempt) : key;
+      uint32_t idx;
       if (!map_get(&agg_index, k, &idx)) {
-        agg *a = VEC_PUSH(aggs, n_aggs, cap_aggs);
-        if (!a) {
-          e->oom = 1;
-          break;
-        }
+        a = VEC_PUSH(aggs, n_aggs, cap_aggs);
+        if (!a) break;
         memset(a, 0, sizeof *a);
         a->chain = o->chain;
         a->insn = o->insn;
-        idx = (uint32_t)(n_aggs - 1);
-        if (map_put(&agg_index, k, idx)) e->oom = 1;
-        found = 1;
-        break;
-      }
-      if (aggs[idx].chain == o->chain && aggs[idx].insn == o->insn) {
-        found = 1;
-        break;
+        if (map_put(&agg_index, k, (uint32_t)(n_aggs - 1))) e->oom = 1;
+      } else if (aggs[idx].chain == o->chain && aggs[idx].insn == o->insn) {
+        a = &aggs[idx];
       }
     }
-    if (!found) continue;
-    agg *a = &aggs[idx];
-    a->total++;
-    if (o->rule >= 0 && o->rule < TC_RULE_COUNT) {
-      a->fails[o->rule]++;
-      if (!a->first_detail[o->rule]) a->first_detail[o->rule] = o->detail;
+    if (!a) {
+      e->oom = 1;
+      break;
+    }
+    a->total += o->total;
+    for (int r = 0; r < TC_RULE_COUNT; r++) {
+      a->fails[r] += o->fails[r];
+      if (!a->detail[r]) a->detail[r] = o->detail[r];
     }
   }
   /* one finding per (call, rule), in the order the calls were first checked */
@@ -270,34 +300,35 @@ int findings_emit(tc_eng *e, tc_report *out) {
   tc_map f_index = {0};
   for (size_t i = 0; i < e->n_outs; i++) {
     const outcome *o = &e->outs[i];
-    if (o->rule < 0) continue;
-    uint64_t key = finding_key(o->insn, o->rule);
-    uint32_t idx;
-    if (map_get(&f_index, key, &idx)) continue;
-    finding *f = VEC_PUSH(fs, n_fs, cap_fs);
-    if (!f) {
-      e->oom = 1;
-      break;
+    for (int r = 0; r < TC_RULE_COUNT; r++) {
+      if (!o->fails[r]) continue;
+      uint64_t key = finding_key(o->insn, r);
+      if (map_get(&f_index, key, NULL)) continue;
+      finding *f = VEC_PUSH(fs, n_fs, cap_fs);
+      if (!f) {
+        e->oom = 1;
+        break;
+      }
+      f->insn = o->insn;
+      f->fn = o->fn;
+      f->rule = r;
+      f->level = TC_LEVEL_NOTE;
+      f->detail = 0;
+      f->chain = 0;
+      if (map_put(&f_index, key, (uint32_t)(n_fs - 1))) e->oom = 1;
     }
-    f->insn = o->insn;
-    f->fn = o->fn;
-    f->rule = o->rule;
-    f->level = TC_LEVEL_NOTE;
-    f->detail = 0;
-    if (map_put(&f_index, key, (uint32_t)(n_fs - 1))) e->oom = 1;
   }
   for (size_t i = 0; i < n_aggs; i++) {
     const agg *a = &aggs[i];
     for (int r = 0; r < TC_RULE_COUNT; r++) {
       if (!a->fails[r]) continue;
       uint32_t idx;
-      if (!map_get(&f_index, finding_key(a->insn, r), &idx))
-        continue;
+      if (!map_get(&f_index, finding_key(a->insn, r), &idx)) continue;
       finding *f = &fs[idx];
       tc_level lvl = a->fails[r] == a->total ? TC_LEVEL_ERROR : TC_LEVEL_WARNING;
       if (lvl > f->level) {
         f->level = lvl;
-        f->detail = a->first_detail[r];
+        f->detail = a->detail[r];
         f->chain = a->chain;
       }
     }

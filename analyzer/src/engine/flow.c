@@ -214,8 +214,11 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
       return assume_avail(e, s, cur.i, cur.neg ? !avail : avail);
     }
     case AV_ADDR:
+    case AV_ADDRSET:
     case AV_FUNC:
       if (c == 0) return rel == DR_NE;
+      return 1;
+    case AV_POISON:
       return 1;
     case AV_TENSOR:
       if (c == 0 && rel == DR_EQ) { /* the handle is NULL on this path */
@@ -254,6 +257,7 @@ static int truth_of(const astate *s, const aval *v) {
     case AV_NE:
       return v->i == 0 ? 1 : -1;
     case AV_ADDR:
+    case AV_ADDRSET:
     case AV_FUNC:
       return 1;
     case AV_AVAIL: {
@@ -266,6 +270,7 @@ static int truth_of(const astate *s, const aval *v) {
     case AV_TOP:
     case AV_SYM:
     case AV_TENSOR:
+    case AV_POISON:
       return -1;
   }
   return -1;
@@ -367,8 +372,8 @@ static aval eval_binop(frame *f, astate *s, const tc_insn *in) {
       eq = 0;
     else if (a.k == AV_SYM && b.k == AV_SYM && a.i == b.i)
       eq = 1;
-    else if ((a.k == AV_ADDR && b.k == AV_INT && b.i == 0) ||
-             (b.k == AV_ADDR && a.k == AV_INT && a.i == 0))
+    else if (((a.k == AV_ADDR || a.k == AV_ADDRSET) && b.k == AV_INT && b.i == 0) ||
+             ((b.k == AV_ADDR || b.k == AV_ADDRSET) && a.k == AV_INT && a.i == 0))
       eq = 0;
     else if (a.k == AV_ADDR && b.k == AV_ADDR && a.i != IDX_ANY && b.i != IDX_ANY)
       eq = a.loc == b.loc && a.i == b.i;
@@ -629,7 +634,7 @@ static void kill_block_temps(fctx *c, uint32_t b, astate *s) {
     if (!in->has_dst || in->dst.root != TC_ROOT_TEMP || in->dst.id >= fi->fn->n_temps ||
         fi->cross_temp[in->dst.id])
       continue;
-    uint32_t l = loc_root(e, LK_TEMP, fi->idx, in->dst.id, fi->idx);
+    uint32_t l = loc_root(e, LK_TEMP, FRAME_KEY(fi->idx, c->fr.inst), in->dst.id, fi->idx);
     if (!l) continue;
     mem_clear_subtree(e, s, l);
     st_set(e, &s->mem, l, NULL);
@@ -730,7 +735,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
     }
     case TC_T_RETURN:
       if (t->cond.kind != TC_OPND_NONE) {
-        uint32_t ret = loc_root(e, LK_RET, fi->idx, 0, fi->idx);
+        uint32_t ret = loc_root(e, LK_RET, FRAME_KEY(fi->idx, c->fr.inst), 0, fi->idx);
         targets st;
         if (mem_is_record_type(&fi->fn->ret_type) && t->cond.kind == TC_OPND_PATH &&
             mem_resolve(&c->fr, &s, &t->cond.path, &st) && st.n == 1) {
@@ -767,7 +772,7 @@ static void run_block(fctx *c, uint32_t b, astate st, state_list *exits) {
   free(cur.items);
 }
 
-int flow_analyze(tc_eng *e, fninfo *fi, astate entry, state_list *exits) {
+int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list *exits) {
   if (prepare(e, fi) || !fi->fn->n_blocks) {
     state_release(e, &entry);
     return e->oom ? -1 : 0;
@@ -777,6 +782,7 @@ int flow_analyze(tc_eng *e, fninfo *fi, astate entry, state_list *exits) {
   memset(&c, 0, sizeof c);
   c.fr.e = e;
   c.fr.fi = fi;
+  c.fr.inst = inst;
   c.in = calloc(nb, sizeof *c.in);
   c.w.queued = calloc(nb, 1);
   c.w.rpo = fi->rpo;

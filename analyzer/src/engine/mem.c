@@ -55,10 +55,13 @@ aval mem_eff(tc_eng *e, const astate *s, uint32_t loc) {
         case AV_MULTI:
         case AV_ABSENT:
           return av_make(AV_BOT, 0);
+        case AV_POISON:
+          return *pv;
         case AV_TOP:
         case AV_NE:
         case AV_SYM:
         case AV_ADDR:
+        case AV_ADDRSET:
         case AV_FUNC:
         case AV_TENSOR:
         case AV_AVAIL:
@@ -88,11 +91,11 @@ uint32_t mem_root_loc(frame *f, const tc_path *p) {
       if (p->id < fi->fn->n_locals && fi->fn->locals[p->id].is_static)
         return loc_root(e, LK_GLOBAL, fi->fn->usr ? fi->fn->usr : fi->fn->name,
                         (int64_t)p->id + 1, fi->idx);
-      return loc_root(e, LK_LOCAL, fi->idx, p->id, fi->idx);
+      return loc_root(e, LK_LOCAL, FRAME_KEY(fi->idx, f->inst), p->id, fi->idx);
     case TC_ROOT_PARAM:
-      return loc_root(e, LK_PARAM, fi->idx, p->id, fi->idx);
+      return loc_root(e, LK_PARAM, FRAME_KEY(fi->idx, f->inst), p->id, fi->idx);
     case TC_ROOT_TEMP:
-      return loc_root(e, LK_TEMP, fi->idx, p->id, fi->idx);
+      return loc_root(e, LK_TEMP, FRAME_KEY(fi->idx, f->inst), p->id, fi->idx);
     case TC_ROOT_GLOBAL:
       return loc_root(e, LK_GLOBAL, p->id, 0, fi->idx);
   }
@@ -144,26 +147,9 @@ static void add_target(targets *t, uint32_t loc) {
 /* The place *p denotes given p's value v held at `holder`; `next` is the element after the
    dereference (consumed when it indexes). Returns how many elements were consumed (0 or 1),
    or -1 when unresolvable. */
-static int deref_one(frame *f, astate *s, uint32_t holder, int holder_strong, const tc_elem *next,
-                     targets *out) {
-  tc_eng *e = f->e;
-  aval v = mem_eff(e, s, holder);
-  uint32_t tgt;
-  int64_t idx;
-  if (v.k == AV_ADDR) {
-    tgt = v.loc;
-    idx = v.i;
-  } else if ((v.k == AV_TOP || v.k == AV_BOT || v.k == AV_SYM) && holder_strong) {
-    /* an unknown pointer: stands for an object of its own from now on */
-    tgt = loc_root(e, LK_EXT, holder, 0, f->fi->idx);
-    if (!tgt) return -1;
-    aval a = av_make(AV_ADDR, IDX_NONE);
-    a.loc = tgt;
-    mem_write(e, s, holder, &a, 0);
-    idx = IDX_NONE;
-  } else {
-    return -1;
-  }
+/* Adds the place (tgt, idx) designates, indexed by `next` when it is an index (returns 1 when
+   it consumed it), to out; -1 when unresolvable. */
+static int deref_target(tc_eng *e, uint32_t tgt, int64_t idx, const tc_elem *next, targets *out) {
   if (next && (next->kind == TC_ELEM_INDEX || next->kind == TC_ELEM_INDEX_ANY)) {
     if (next->kind == TC_ELEM_INDEX_ANY || idx == IDX_ANY) {
       add_elements(e, tgt, out);
@@ -188,6 +174,38 @@ static int deref_one(frame *f, astate *s, uint32_t holder, int holder_strong, co
   return 0;
 }
 
+/* The places *p denotes given p's value held at `holder`; `next` is the element after the
+   dereference (consumed when it indexes). Returns how many elements were consumed (0 or 1),
+   or -1 when unresolvable. */
+static int deref_one(frame *f, astate *s, uint32_t holder, int holder_strong, const tc_elem *next,
+                     targets *out) {
+  tc_eng *e = f->e;
+  aval v = mem_eff(e, s, holder);
+  ptset pts;
+  av_targets(e, &v, &pts);
+  if (!pts.n && (v.k == AV_TOP || v.k == AV_BOT || v.k == AV_SYM) && holder_strong) {
+    /* an unknown pointer: stands for an object of its own from now on */
+    uint32_t tgt = loc_root(e, LK_EXT, holder, 0, f->fi->idx);
+    if (!tgt) return -1;
+    aval a = av_make(AV_ADDR, IDX_NONE);
+    a.loc = tgt;
+    mem_write(e, s, holder, &a, 0);
+    av_targets(e, &a, &pts);
+  }
+  if (!pts.n) return -1;
+  int consumed = 0;
+  for (uint32_t i = 0; i < pts.n; i++) {
+    int c = deref_target(e, pts.loc[i], pts.idx[i], next, out);
+    if (c < 0) {
+      if (pts.n == 1) return -1;
+      continue;
+    }
+    consumed = c;
+  }
+  if (pts.n > 1) out->weak = 1;
+  return consumed;
+}
+
 int mem_resolve(frame *f, astate *s, const tc_path *p, targets *out) {
   tc_eng *e = f->e;
   memset(out, 0, sizeof *out);
@@ -202,7 +220,7 @@ int mem_resolve(frame *f, astate *s, const tc_path *p, targets *out) {
     targets next;
     memset(&next, 0, sizeof next);
     next.weak = out->weak;
-    int consumed = 0;
+    int consumed = 0, resolved = 0;
     for (int t = 0; t < out->n; t++) {
       uint32_t cur = out->loc[t];
       switch (el->kind) {
@@ -216,23 +234,19 @@ int mem_resolve(frame *f, astate *s, const tc_path *p, targets *out) {
           add_elements(e, cur, &next);
           break;
         case TC_ELEM_DEREF: {
+          /* holders that hold no address (a NULL-filled summary) are skipped when others do */
           const tc_elem *nx = i + 1 < p->n_elems ? &p->elems[i + 1] : NULL;
           int c = deref_one(f, s, cur, out->n == 1 && !out->weak, nx, &next);
-          if (c < 0) {
-            if (out->n == 1) {
-              out->n = 0;
-              out->overflow = 1;
-              return 0;
-            }
-            next.overflow = 1;
-          } else {
+          if (c >= 0) {
             consumed = c;
+            resolved++;
           }
           if (out->n > 1) next.weak = 1;
           break;
         }
       }
     }
+    if (el->kind == TC_ELEM_DEREF && !resolved) next.overflow = 1;
     i += (uint32_t)consumed;
     *out = next;
     if (out->overflow || out->n == 0) {
@@ -244,12 +258,27 @@ int mem_resolve(frame *f, astate *s, const tc_path *p, targets *out) {
   return out->n;
 }
 
+/* Reading a[i]: the summary of an array counts only once something was stored through it;
+   an array whose elements were all stored one by one is read from those. */
+static int skip_summary(tc_eng *e, const astate *s, const targets *t, int i) {
+  uint32_t l = t->loc[i];
+  if (e->locs[l].kind != LK_ANY || st_get(&s->mem, l)) return 0;
+  for (int k = 0; k < t->n; k++)
+    if (k != i && e->locs[t->loc[k]].kind == LK_INDEX &&
+        e->locs[t->loc[k]].parent == e->locs[l].parent && st_get(&s->mem, t->loc[k]))
+      return 1;
+  return 0;
+}
+
 aval mem_read_targets(tc_eng *e, const astate *s, const targets *t) {
   if (t->overflow || t->n == 0) return av_top();
-  aval r = mem_eff(e, s, t->loc[0]);
-  for (int i = 1; i < t->n; i++) {
+  int have = 0;
+  aval r = av_top();
+  for (int i = 0; i < t->n; i++) {
+    if (t->n > 1 && skip_summary(e, s, t, i)) continue;
     aval v = mem_eff(e, s, t->loc[i]);
-    r = av_join(&r, &v);
+    r = have ? av_join(e, &r, &v) : v;
+    have = 1;
   }
   return r;
 }
@@ -342,7 +371,7 @@ void mem_write(tc_eng *e, astate *s, uint32_t loc, const aval *v, int weak) {
     /* a NULL-filled slot being filled with handles: the NULL is not a tag */
     if (old.k == AV_INT && old.i == 0 && (v->k == AV_TENSOR || v->k == AV_ADDR))
       old = av_make(AV_BOT, 0);
-    aval nv = av_join(&old, v);
+    aval nv = av_join(e, &old, v);
     st_set(e, &s->mem, loc, &nv);
     return;
   }
@@ -405,7 +434,11 @@ static void havoc_rec(tc_eng *e, astate *s, uint32_t loc);
 /* Havocs what the pointers stored anywhere inside loc's object point to. */
 static void havoc_pointees(tc_eng *e, astate *s, uint32_t loc) {
   const aval *v = st_get(&s->mem, loc);
-  if (v && v->k == AV_ADDR) havoc_rec(e, s, v->loc);
+  if (v) {
+    ptset pts;
+    av_targets(e, v, &pts);
+    for (uint32_t i = 0; i < pts.n; i++) havoc_rec(e, s, pts.loc[i]);
+  }
   for (uint32_t c = e->locs[loc].first_child; c; c = e->locs[c].next_sibling)
     havoc_pointees(e, s, c);
 }

@@ -240,7 +240,7 @@ static int join_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
   if (av_same(a, b)) return 0;
   aval ea = a->k == AV_ABSENT ? mem_eff(d->e, j->a, id) : *a;
   aval eb = b->k == AV_ABSENT ? mem_eff(d->e, j->b, id) : *b;
-  aval r = av_join(&ea, &eb);
+  aval r = av_join(d->e, &ea, &eb);
   if (a->k != AV_ABSENT && av_same(&r, a)) return 0;
   if (a->k == AV_ABSENT && av_same(&r, &ea)) return 0;
   join_ent *je = VEC_PUSH(j->ents, j->n, j->cap);

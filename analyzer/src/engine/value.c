@@ -22,10 +22,13 @@ int av_same(const aval *a, const aval *b) {
     case AV_MULTI:
     case AV_TOP:
       return 1;
+    case AV_POISON:
+      return 1;
     case AV_INT:
     case AV_NE:
     case AV_SYM:
     case AV_FUNC:
+    case AV_ADDRSET:
       return a->i == b->i;
     case AV_ADDR:
       return a->loc == b->loc && a->i == b->i;
@@ -49,14 +52,90 @@ int av_intlike(const aval *a) {
       return 1;
     case AV_MULTI:
     case AV_ADDR:
+    case AV_ADDRSET:
     case AV_FUNC:
     case AV_TENSOR:
+    case AV_POISON:
       return 0;
   }
   return 0;
 }
 
-aval av_join(const aval *a, const aval *b) {
+const ptset *ptset_get(const tc_eng *e, int64_t id) {
+  return id >= 0 && (size_t)id < e->n_ptsets ? &e->ptsets[id] : NULL;
+}
+
+void av_targets(const tc_eng *e, const aval *v, ptset *s) {
+  s->n = 0;
+  if (v->k == AV_ADDR) {
+    s->n = 1;
+    s->loc[0] = v->loc;
+    s->idx[0] = v->i;
+  } else if (v->k == AV_ADDRSET) {
+    const ptset *p = ptset_get(e, v->i);
+    if (p) *s = *p;
+  }
+}
+
+/* Adds (loc, idx) to s, keeping it sorted; same place with another index: any index. */
+static int pts_add(ptset *s, uint32_t loc, int64_t idx) {
+  for (uint32_t i = 0; i < s->n; i++)
+    if (s->loc[i] == loc) {
+      if (s->idx[i] != idx) s->idx[i] = IDX_ANY;
+      return 0;
+    }
+  if (s->n >= PTS_MAX) return -1;
+  uint32_t i = s->n++;
+  while (i > 0 && s->loc[i - 1] > loc) {
+    s->loc[i] = s->loc[i - 1];
+    s->idx[i] = s->idx[i - 1];
+    i--;
+  }
+  s->loc[i] = loc;
+  s->idx[i] = idx;
+  return 0;
+}
+
+static int64_t ptset_intern(tc_eng *e, const ptset *s) {
+  uint64_t h = hash_bytes(0x9157ull, s->loc, s->n * sizeof s->loc[0]);
+  h = hash_bytes(h, s->idx, s->n * sizeof s->idx[0]);
+  for (uint64_t attempt = 0;; attempt++) {
+    uint64_t k = attempt ? hash_mix(h, attempt) : h;
+    uint32_t id;
+    if (!map_get(&e->ptset_index, k, &id)) {
+      ptset *p = VEC_PUSH(e->ptsets, e->n_ptsets, e->cap_ptsets);
+      if (!p) {
+        e->oom = 1;
+        return -1;
+      }
+      *p = *s;
+      id = (uint32_t)(e->n_ptsets - 1);
+      if (map_put(&e->ptset_index, k, id)) e->oom = 1;
+      return id;
+    }
+    const ptset *q = &e->ptsets[id];
+    if (q->n == s->n && !memcmp(q->loc, s->loc, s->n * sizeof s->loc[0]) &&
+        !memcmp(q->idx, s->idx, s->n * sizeof s->idx[0]))
+      return id;
+  }
+}
+
+static aval addr_union(tc_eng *e, const aval *a, const aval *b) {
+  ptset s, t;
+  av_targets(e, a, &s);
+  av_targets(e, b, &t);
+  for (uint32_t i = 0; i < t.n; i++)
+    if (pts_add(&s, t.loc[i], t.idx[i])) return av_top();
+  if (s.n == 1) {
+    aval r = av_make(AV_ADDR, s.idx[0]);
+    r.loc = s.loc[0];
+    return r;
+  }
+  int64_t id = ptset_intern(e, &s);
+  return id < 0 ? av_top() : av_make(AV_ADDRSET, id);
+}
+
+aval av_join(tc_eng *e, const aval *a, const aval *b) {
   if (a->k == AV_ABSENT || a->k == AV_BOT) return *b;
   if (b->k == AV_ABSENT || b->k == AV_BOT) return *a;
   if (av_same(a, b)) {
@@ -72,11 +151,8 @@ aval av_join(const aval *a, const aval *b) {
     r.drel = DR_NONE;
     return r;
   }
-  if (a->k == AV_ADDR && b->k == AV_ADDR && a->loc == b->loc) {
-    r = *a;
-    r.i = IDX_ANY;
-    return r;
-  }
+  if ((a->k == AV_ADDR || a->k == AV_ADDRSET) && (b->k == AV_ADDR || b->k == AV_ADDRSET))
+    return addr_union(e, a, b);
   if (a->k == AV_INT && b->k == AV_NE && a->i != b->i) return *b;
   if (a->k == AV_NE && b->k == AV_INT && a->i != b->i) return *a;
   return r;

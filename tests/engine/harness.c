@@ -1,0 +1,212 @@
+/* tests/engine/harness.c — see harness.h: the front end, the rules and the engine wired
+ * together the way the driver does it, for tests. */
+#include "harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "frontend/compdb.h"
+#include "frontend/parse.h"
+#include "ir/ir.h"
+
+int eh_analyze_files(const char *const *files, size_t n, const eh_opts *o, tc_report *out,
+                     char *err, size_t err_len) {
+  int rc = -1;
+  tc_program *prog = NULL;
+  tc_rules *rules = NULL;
+  tc_parser *parser = tc_parser_new();
+  const char *args[] = {"-std=c11", "-I" TC_TEST_SOURCE_DIR "/runtime/include"};
+  if (!parser) goto done;
+  for (size_t i = 0; i < n; i++) {
+    tc_compile_cmd cmd;
+    if (tc_compile_cmd_from_args(files[i], args, 2, NULL, &cmd)) goto done;
+    tc_parse_result pr;
+    memset(&pr, 0, sizeof pr);
+    int prc = tc_parse_unit(parser, &cmd, NULL, 0, 0, &pr);
+    tc_compile_cmd_free(&cmd);
+    if (prc || !pr.prog || pr.failure) {
+      snprintf(err, err_len, "%s: %s", files[i], pr.failure ? pr.failure : "no AST");
+      tc_parse_result_free(&pr);
+      goto done;
+    }
+    if (!prog) {
+      prog = pr.prog;
+    } else if (tc_program_merge(prog, pr.prog)) {
+      pr.prog = NULL;
+      snprintf(err, err_len, "merge failed");
+      tc_parse_result_free(&pr);
+      goto done;
+    }
+    pr.prog = NULL;
+    tc_parse_result_free(&pr);
+  }
+  if (o && o->dump_ir) tc_ir_dump(prog, stdout);
+  const char *rp = TC_DEFAULT_RULES_BUILD;
+  rules = tc_rules_load(&rp, 1, err, err_len);
+  if (!rules) goto done;
+  tc_engine_opts eo;
+  memset(&eo, 0, sizeof eo);
+  if (o) {
+    eo.unavailable = o->unavailable;
+    eo.n_unavailable = o->n_unavailable;
+    eo.max_states = o->max_states;
+  }
+  if (tc_engine_analyze(prog, rules, &eo, out)) {
+    snprintf(err, err_len, "engine failed");
+    goto done;
+  }
+  rc = 0;
+done:
+  tc_rules_free(rules);
+  tc_program_free(prog);
+  tc_parser_free(parser);
+  return rc;
+}
+
+char *eh_write_temp(const char *name, const char *text) {
+  char dir[] = "/tmp/tc_engine_XXXXXX";
+  if (!mkdtemp(dir)) return NULL;
+  size_t len = strlen(dir) + strlen(name) + 2;
+  char *path = malloc(len);
+  if (!path) return NULL;
+  snprintf(path, len, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    free(path);
+    return NULL;
+  }
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+void eh_remove(char *path) {
+  if (!path) return;
+  unlink(path);
+  char *slash = strrchr(path, '/');
+  if (slash) {
+    *slash = '\0';
+    rmdir(path);
+  }
+  free(path);
+}
+
+static const char *base_name_of(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+typedef struct expect {
+  const char *file;
+  unsigned line;
+  char rule[64];
+  tc_level level;
+  int used;
+} expect;
+
+static const char *skip_ws(const char *p) {
+  while (*p == ' ' || *p == '\t') p++;
+  return p;
+}
+
+/* Reads the annotations of one file into *ex. */
+static int read_expectations(const char *file, expect **ex, size_t *n, size_t *cap) {
+  FILE *f = fopen(file, "r");
+  if (!f) return -1;
+  char line[4096];
+  unsigned lno = 0;
+  while (fgets(line, sizeof line, f)) {
+    lno++;
+    for (const char *p = strstr(line, "expect-"); p; p = strstr(p + 1, "expect-")) {
+      tc_level lvl;
+      const char *q = p + 7;
+      if (!strncmp(q, "error", 5)) {
+        lvl = TC_LEVEL_ERROR;
+        q += 5;
+      } else if (!strncmp(q, "warning", 7)) {
+        lvl = TC_LEVEL_WARNING;
+        q += 7;
+      } else {
+        continue;
+      }
+      long off = 0;
+      if (*q == '@') off = strtol(q + 1, (char **)&q, 10);
+      q = skip_ws(q);
+      if (*q != ':') continue;
+      q = skip_ws(q + 1);
+      while (*q && *q != '\n') {
+        size_t k = 0;
+        char rule[64];
+        while ((*q >= 'a' && *q <= 'z') || *q == '-' || (*q >= '0' && *q <= '9'))
+          if (k < sizeof rule - 1) rule[k++] = *q++; else q++;
+        rule[k] = '\0';
+        if (!k) break;
+        if (*n == *cap) {
+          *cap = *cap ? *cap * 2 : 16;
+          *ex = realloc(*ex, *cap * sizeof **ex);
+        }
+        expect *x = &(*ex)[(*n)++];
+        x->file = file;
+        x->line = (unsigned)((long)lno + off);
+        snprintf(x->rule, sizeof x->rule, "%s", rule);
+        x->level = lvl;
+        x->used = 0;
+        q = skip_ws(q);
+        if (*q != ',') break;
+        q = skip_ws(q + 1);
+      }
+    }
+  }
+  fclose(f);
+  return 0;
+}
+
+static size_t append(char *msg, size_t len, size_t pos, const char *fmt, const char *a,
+                     unsigned b, const char *c, const char *d) {
+  if (pos >= len) return pos;
+  int w = snprintf(msg + pos, len - pos, fmt, a, b, c, d);
+  return w > 0 ? pos + (size_t)w : pos;
+}
+
+int eh_compare(const char *const *files, size_t n, const tc_report *out, char *msg,
+               size_t msg_len) {
+  expect *ex = NULL;
+  size_t ne = 0, ce = 0;
+  for (size_t i = 0; i < n; i++) read_expectations(files[i], &ex, &ne, &ce);
+  int bad = 0;
+  size_t pos = 0;
+  if (msg_len) msg[0] = '\0';
+  for (size_t d = 0; d < out->n_diags; d++) {
+    const tc_diag *g = &out->diags[d];
+    int found = 0;
+    for (size_t i = 0; i < ne && !found; i++) {
+      if (ex[i].used || ex[i].line != g->loc.line || strcmp(ex[i].rule, g->rule_id) ||
+          strcmp(base_name_of(ex[i].file), base_name_of(g->loc.file)))
+        continue;
+      ex[i].used = 1;
+      found = 1;
+      if (ex[i].level != g->level) {
+        bad++;
+        pos = append(msg, msg_len, pos, "level: %s:%u [%s] reported as %s\n",
+                     base_name_of(g->loc.file), g->loc.line, g->rule_id,
+                     tc_level_name(g->level));
+      }
+    }
+    if (!found) {
+      bad++;
+      pos = append(msg, msg_len, pos, "unexpected: %s:%u: %s [%s]\n", base_name_of(g->loc.file),
+                   g->loc.line, g->message, g->rule_id);
+    }
+  }
+  for (size_t i = 0; i < ne; i++)
+    if (!ex[i].used) {
+      bad++;
+      pos = append(msg, msg_len, pos, "missing: %s:%u: %s [%s]\n", base_name_of(ex[i].file),
+                   ex[i].line, tc_level_name(ex[i].level), ex[i].rule);
+    }
+  free(ex);
+  return bad;
+}
