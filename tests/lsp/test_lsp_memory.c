@@ -117,6 +117,13 @@ static void test_thousand_edits(void **state) {
 }
 
 int main(void) {
+  /* In sanitizer builds AddressSanitizer keeps freed memory in a 256 MiB quarantine, which
+     would read as growth; without it the resident set means the same as in a normal build.
+     (Ignored by servers built without AddressSanitizer.) */
+  const char *asan = getenv("ASAN_OPTIONS");
+  char opts[1024];
+  snprintf(opts, sizeof opts, "%s%squarantine_size_mb=0", asan ? asan : "", asan && *asan ? ":" : "");
+  setenv("ASAN_OPTIONS", opts, 1);
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_thousand_edits)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
