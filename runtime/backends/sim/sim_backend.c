@@ -1,8 +1,9 @@
 /* runtime/backends/sim/sim_backend.c — the sim backend's interface (dt_backend_iface): device
- * memory from the guarded per-ordinal arenas (sim_memory.c), copies that open the arena only for
- * their duration, and `run`, which validates that every operand is memory of that ordinal and
- * runs runtime/kernels/ through the thread pool (sim_pool.c) in the instruction-set variant the
- * processor supports. Synchronous: when run returns, the kernels are done. */
+ * memory from the per-ordinal arenas (sim_memory.c: device addresses the host cannot
+ * dereference), copies that translate device addresses to the backing store, and `run`, which
+ * validates that every operand is memory of that ordinal, translates the descriptor's pointers
+ * and runs runtime/kernels/ through the thread pool (sim_pool.c) in the instruction-set variant
+ * the processor supports. Synchronous: when run returns, the kernels are done. */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -99,72 +100,72 @@ static int check_owned(dt_sim_memory *m, int ordinal, const void *p, size_t byte
   return -1;
 }
 
-/* memmove between host and/or device memory of ordinal, with the arena open. */
-static int guarded_copy(int ordinal, void *dst, int dst_dev, const void *src, int src_dev,
-                        size_t bytes) {
+/* memmove between host and/or device memory of ordinal (device sides translated). */
+static int device_copy(int ordinal, void *dst, int dst_dev, const void *src, int src_dev,
+                       size_t bytes) {
   if (bytes == 0) return 0;
   dt_sim_memory *m = memory_of(ordinal);
   if (m == NULL) return -1;
-  if (dst_dev && check_owned(m, ordinal, dst, bytes, "copy destination") != 0) return -1;
-  if (src_dev && check_owned(m, ordinal, src, bytes, "copy source") != 0) return -1;
-  if (dt_sim_memory_open(m) != 0) {
-    set_err("sim:%d: cannot open device memory for a copy", ordinal);
-    return -1;
+  if (dst_dev) {
+    if (check_owned(m, ordinal, dst, bytes, "copy destination") != 0) return -1;
+    dst = dt_sim_memory_backing(m, dst);
+  }
+  if (src_dev) {
+    if (check_owned(m, ordinal, src, bytes, "copy source") != 0) return -1;
+    src = dt_sim_memory_backing(m, src);
   }
   memmove(dst, src, bytes);
-  dt_sim_memory_close(m);
   return 0;
 }
 
 static int sim_copy_in(int ordinal, void *dst, const void *host_src, size_t bytes) {
-  return guarded_copy(ordinal, dst, 1, host_src, 0, bytes);
+  return device_copy(ordinal, dst, 1, host_src, 0, bytes);
 }
 static int sim_copy_out(int ordinal, void *host_dst, const void *src, size_t bytes) {
-  return guarded_copy(ordinal, host_dst, 0, src, 1, bytes);
+  return device_copy(ordinal, host_dst, 0, src, 1, bytes);
 }
 static int sim_copy_device(int ordinal, void *dst, const void *src, size_t bytes) {
-  return guarded_copy(ordinal, dst, 1, src, 1, bytes);
+  return device_copy(ordinal, dst, 1, src, 1, bytes);
 }
 
 /* Scratch memory for partial results (reductions): grown on demand, kept per device. Called
-   from inside a run, with the device locked and its arena open. */
+   from inside a run, with the device locked; returns the backing address kernels use. */
 static void *sim_scratch(const dt_k_env *env, size_t bytes) {
   dt_sim_device *d = env->device;
-  if (d->scratch_bytes >= bytes && d->scratch != NULL) return d->scratch;
-  if (d->scratch != NULL) dt_sim_memory_free(d->mem, d->scratch);
-  d->scratch = dt_sim_memory_alloc(d->mem, bytes);
-  d->scratch_bytes = d->scratch != NULL ? bytes : 0;
-  return d->scratch;
+  if (d->scratch_bytes < bytes || d->scratch == NULL) {
+    if (d->scratch != NULL) dt_sim_memory_free(d->mem, d->scratch);
+    d->scratch = dt_sim_memory_alloc(d->mem, bytes);
+    d->scratch_bytes = d->scratch != NULL ? bytes : 0;
+  }
+  return d->scratch != NULL ? dt_sim_memory_backing(d->mem, d->scratch) : NULL;
 }
 
 static int sim_run(int ordinal, const dt_op_desc *op) {
   dt_sim_memory *m = memory_of(ordinal);
   if (m == NULL) return -1;
   const char *name = dt_k_op_name(op->op);
+  /* the kernels get the descriptor with backing addresses */
+  dt_op_desc k = *op;
   if (check_owned(m, ordinal, op->out, 0, "output") != 0) return -1;
+  k.out = dt_sim_memory_backing(m, op->out);
   for (int i = 0; i < dt_k_op_inputs(op->op); ++i) {
     char what[32];
     snprintf(what, sizeof what, "%s input %d", name, i);
     if (check_owned(m, ordinal, op->in[i], 0, what) != 0) return -1;
+    k.in[i] = dt_sim_memory_backing(m, op->in[i]);
   }
   dt_sim_device *d = &g_dev[ordinal];
   pthread_mutex_lock(&d->lock);
   d->mem = m;
   dt_k_env env = {DT_SIM_MAX_BLOCKS, sim_scratch, d};
-  int rc = -1;
-  if (dt_sim_memory_open(m) != 0) {
-    set_err("sim:%d: cannot open device memory to run %s", ordinal, name);
-  } else {
-    rc = g_kernels(&env, op);
-    dt_sim_memory_close(m);
-    if (rc != 0) {
-      const char *why = dt_sim_pool_error();
-      if (why[0] != '\0')
-        set_err("sim:%d: %s: %s", ordinal, name, why);
-      else
-        set_err("sim:%d: %s is not supported on these kinds (in %d, out %d) or scratch memory "
-                "ran out", ordinal, name, (int)op->kind, (int)op->out_kind);
-    }
+  int rc = g_kernels(&env, &k);
+  if (rc != 0) {
+    const char *why = dt_sim_pool_error();
+    if (why[0] != '\0')
+      set_err("sim:%d: %s: %s", ordinal, name, why);
+    else
+      set_err("sim:%d: %s is not supported on these kinds (in %d, out %d) or scratch memory "
+              "ran out", ordinal, name, (int)op->kind, (int)op->out_kind);
   }
   pthread_mutex_unlock(&d->lock);
   return rc;

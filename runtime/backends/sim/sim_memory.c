@@ -1,10 +1,12 @@
-/* runtime/backends/sim/sim_memory.c — sim's device memory: per-ordinal mmap'd arenas, a
- * first-fit allocator whose bookkeeping lives in host memory (the arena itself is unreadable
- * most of the time), and the PROT_NONE guard opened around copies and kernel launches.
+/* runtime/backends/sim/sim_memory.c — sim's device memory: per ordinal, a device address range
+ * reserved PROT_NONE (what alloc hands out; a host dereference faults) and a backing mapping of
+ * the same size holding the data at the same offsets; a first-fit allocator over offsets.
  *
  * Free space is an address-ordered array of extents, coalesced on free; live allocations are
- * an open-addressing hash table from offset to size. Freed extents of a megabyte or more are
- * given back to the system (MADV_DONTNEED), so freed device memory does not stay resident. */
+ * an open-addressing hash table from offset to size. Freed blocks of DT_SIM_RELEASE_MIN bytes
+ * or more are given back to the system (MADV_DONTNEED); smaller ones stay resident for reuse,
+ * as a GPU allocator's cache would (re-faulting a result buffer on every operation costs more
+ * than the operation). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -19,7 +21,7 @@
 #define DT_SIM_MAX_DEVICES 64
 #define DT_SIM_ALIGN 256
 #define DT_SIM_DEFAULT_BYTES (16ull << 30)
-#define DT_SIM_RELEASE_MIN (1u << 20)
+#define DT_SIM_RELEASE_MIN (64u << 20)
 
 typedef struct extent {
   size_t off, len;
@@ -34,9 +36,9 @@ typedef struct slot {
 
 struct dt_sim_memory {
   pthread_mutex_t lock;
-  unsigned char *base;
+  unsigned char *base; /* device addresses: PROT_NONE */
+  unsigned char *data; /* backing store: read-write, never handed out */
   size_t size;
-  int open_count;
   extent *free; /* address order, disjoint, never adjacent */
   size_t nfree, capfree;
   slot *live;
@@ -78,15 +80,24 @@ static size_t arena_bytes(void) {
 static int arena_init(dt_sim_memory *m, char *why, size_t why_len) {
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
   size_t size = (arena_bytes() + page - 1) / page * page;
-  void *p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) {
-    snprintf(why, why_len, "cannot reserve %zu bytes of simulated device memory: %s", size,
-             strerror(errno));
+  const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+  void *p = MAP_FAILED, *d = MAP_FAILED;
+  /* where overcommit is strict, a smaller device is better than none */
+  for (; size >= ((size_t)64 << 20); size /= 2) {
+    p = mmap(NULL, size, PROT_NONE, flags, -1, 0);
+    d = p == MAP_FAILED ? MAP_FAILED : mmap(NULL, size, PROT_READ | PROT_WRITE, flags, -1, 0);
+    if (d != MAP_FAILED) break;
+    if (p != MAP_FAILED) munmap(p, size);
+    p = MAP_FAILED;
+  }
+  if (d == MAP_FAILED) {
+    snprintf(why, why_len, "cannot map simulated device memory: %s", strerror(errno));
     return -1;
   }
   memset(m, 0, sizeof *m);
   pthread_mutex_init(&m->lock, NULL);
   m->base = p;
+  m->data = d;
   m->size = size;
   m->capfree = 16;
   m->free = malloc(m->capfree * sizeof *m->free);
@@ -96,6 +107,7 @@ static int arena_init(dt_sim_memory *m, char *why, size_t why_len) {
     free(m->free);
     free(m->live);
     munmap(p, size);
+    munmap(d, size);
     snprintf(why, why_len, "out of host memory for the simulated device's bookkeeping");
     return -1;
   }
@@ -184,7 +196,7 @@ static void release_pages(dt_sim_memory *m, size_t off, size_t len) {
   if (len < DT_SIM_RELEASE_MIN) return;
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
   size_t lo = (off + page - 1) / page * page, hi = (off + len) / page * page;
-  if (hi > lo) madvise(m->base + lo, hi - lo, MADV_DONTNEED);
+  if (hi > lo) madvise(m->data + lo, hi - lo, MADV_DONTNEED);
 }
 
 void *dt_sim_memory_alloc(dt_sim_memory *m, size_t bytes) {
@@ -231,16 +243,15 @@ int dt_sim_memory_free(dt_sim_memory *m, void *p) {
       if (m->free[mid].off < off) lo = mid + 1;
       else hi = mid;
     }
-    size_t i = lo;
+    const size_t i = lo; /* the first extent after the freed block */
     int join_prev = i > 0 && m->free[i - 1].off + m->free[i - 1].len == off;
     int join_next = i < m->nfree && off + len == m->free[i].off;
     if (join_prev && join_next) {
       m->free[i - 1].len += len + m->free[i].len;
       memmove(&m->free[i], &m->free[i + 1], (m->nfree - i - 1) * sizeof *m->free);
       --m->nfree;
-      --i;
     } else if (join_prev) {
-      m->free[--i].len += len;
+      m->free[i - 1].len += len;
     } else if (join_next) {
       m->free[i].off = off;
       m->free[i].len += len;
@@ -249,7 +260,7 @@ int dt_sim_memory_free(dt_sim_memory *m, void *p) {
       m->free[i] = (extent){off, len};
       ++m->nfree;
     }
-    release_pages(m, m->free[i].off, m->free[i].len);
+    release_pages(m, off, len); /* the freed block only: its neighbours may be in use soon */
     rc = 0;
   }
   pthread_mutex_unlock(&m->lock);
@@ -275,19 +286,8 @@ int dt_sim_memory_owns(dt_sim_memory *m, const void *p, size_t bytes) {
   return ok;
 }
 
-int dt_sim_memory_open(dt_sim_memory *m) {
-  int rc = 0;
-  pthread_mutex_lock(&m->lock);
-  if (m->open_count == 0 && mprotect(m->base, m->size, PROT_READ | PROT_WRITE) != 0) rc = -1;
-  if (rc == 0) ++m->open_count;
-  pthread_mutex_unlock(&m->lock);
-  return rc;
-}
-
-void dt_sim_memory_close(dt_sim_memory *m) {
-  pthread_mutex_lock(&m->lock);
-  if (m->open_count > 0 && --m->open_count == 0) mprotect(m->base, m->size, PROT_NONE);
-  pthread_mutex_unlock(&m->lock);
+void *dt_sim_memory_backing(dt_sim_memory *m, const void *p) {
+  return m->data + ((const unsigned char *)p - m->base);
 }
 
 size_t dt_sim_memory_in_use(dt_sim_memory *m) {

@@ -1,7 +1,9 @@
 /* runtime/backends/sim/sim_memory.h — the device memory of the simulated devices: one arena per
- * ordinal (an address range of its own, reserved with mmap), its allocator, and the guard that
- * keeps the arena inaccessible (PROT_NONE) whenever no copy or kernel is using it, so a stray
- * host access to device memory faults as it would on a real accelerator. */
+ * ordinal and its allocator. Like a GPU's, sim's device addresses are not host addresses: each
+ * arena is two mappings of the same size, the device address range handed out by alloc (kept
+ * PROT_NONE for good, so any host access through a device pointer faults) and the backing store
+ * that holds the bytes, whose address is never handed out. Copies and kernels translate device
+ * addresses to backing addresses (dt_sim_memory_backing); nothing else can reach the data. */
 #ifndef DT_SIM_MEMORY_H
 #define DT_SIM_MEMORY_H
 
@@ -16,7 +18,7 @@ int dt_sim_memory_device_count(void);
    in why. */
 dt_sim_memory *dt_sim_memory_get(int ordinal, char *why, size_t why_len);
 
-/* Allocation from the arena, 256-byte aligned (bytes may be 0); NULL when it is full. */
+/* A device address of `bytes` (256-byte aligned; bytes may be 0); NULL when the arena is full. */
 void *dt_sim_memory_alloc(dt_sim_memory *m, size_t bytes);
 /* Returns 0, or -1 when p is not a live allocation of this arena. */
 int dt_sim_memory_free(dt_sim_memory *m, void *p);
@@ -24,10 +26,8 @@ int dt_sim_memory_free(dt_sim_memory *m, void *p);
    another arena): how run and the copies validate the pointers they are given. */
 int dt_sim_memory_owns(dt_sim_memory *m, const void *p, size_t bytes);
 
-/* Opens the arena for access (read-write) until the matching close; nests across threads.
-   Returns 0, or -1 when the protection could not be changed. */
-int dt_sim_memory_open(dt_sim_memory *m);
-void dt_sim_memory_close(dt_sim_memory *m);
+/* Where the bytes at device address p live (p must be inside the arena: check with owns). */
+void *dt_sim_memory_backing(dt_sim_memory *m, const void *p);
 
 /* Bytes currently allocated from the arena (for tests). */
 size_t dt_sim_memory_in_use(dt_sim_memory *m);

@@ -6,13 +6,16 @@
  * wakes up late — after its launch was finished by others and a new one published — cannot
  * claim a block of a launch it did not snapshot: its compare-and-swap sees another generation.
  * The launching thread returns once every block is done; it never waits for workers that have
- * not started, so a small launch costs one wake-up call at most. */
+ * not started. It also runs a launch alone for its first DT_SIM_SOLO_NS nanoseconds and wakes
+ * the workers only if blocks remain then: waking a sleeping thread costs more than a small
+ * launch takes (workers still awake from the last launch join at once). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sim_pool.h"
@@ -20,7 +23,8 @@
 #define DT_SIM_MAX_BLOCK_THREADS 1024 /* as on a GPU */
 #define DT_SIM_MAX_GRID_Y 65535
 #define DT_SIM_MAX_WORKERS 256
-#define DT_SIM_SPINS 2000 /* polls of the done counter before sleeping */
+#define DT_SIM_SPINS 2000     /* polls of the done counter before sleeping */
+#define DT_SIM_SOLO_NS 20000 /* how long the launcher works alone before waking the pool */
 
 typedef struct dt_sim_job {
   dt_kfn fn;
@@ -75,16 +79,27 @@ static void run_block(const dt_sim_job *job, int64_t b) {
   job->fn(&ctx, job->args);
 }
 
-/* Runs blocks of `job` until none is left; wakes the launcher after the last one. */
+static int64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Marks one block of `job` done; wakes the launcher after the last one. */
+static void block_done(const dt_sim_job *job) {
+  if (atomic_fetch_add_explicit(&g_pool.done, 1, memory_order_acq_rel) + 1 == job->total) {
+    pthread_mutex_lock(&g_pool.lock);
+    if (g_pool.sleeping_launcher) pthread_cond_signal(&g_pool.done_cv);
+    pthread_mutex_unlock(&g_pool.lock);
+  }
+}
+
+/* Runs blocks of `job` until none is left (a worker's share). */
 static void work_on(const dt_sim_job *job) {
   int64_t b;
   while ((b = claim_block(job->gen, job->total)) >= 0) {
     run_block(job, b);
-    if (atomic_fetch_add_explicit(&g_pool.done, 1, memory_order_acq_rel) + 1 == job->total) {
-      pthread_mutex_lock(&g_pool.lock);
-      if (g_pool.sleeping_launcher) pthread_cond_signal(&g_pool.done_cv);
-      pthread_mutex_unlock(&g_pool.lock);
-    }
+    block_done(job);
   }
 }
 
@@ -173,11 +188,22 @@ int dt_sim_launch(dt_kfn fn, const void *args, int64_t gx, int64_t gy, int64_t b
   if (job.gen == 0) job.gen = 1; /* workers start having seen generation 0 */
   atomic_store_explicit(&g_pool.done, 0, memory_order_relaxed);
   atomic_store_explicit(&g_pool.claim, (uint64_t)job.gen << 32, memory_order_release);
-  g_pool.job = job;
-  pthread_cond_broadcast(&g_pool.work_cv);
+  g_pool.job = job; /* published; sleeping workers are woken below, if worth it */
   pthread_mutex_unlock(&g_pool.lock);
 
-  work_on(&job);
+  const int64_t start = now_ns();
+  int woken = 0;
+  int64_t b;
+  while ((b = claim_block(job.gen, job.total)) >= 0) {
+    run_block(&job, b);
+    block_done(&job);
+    if (!woken && b + 1 < (int64_t)job.total && now_ns() - start > DT_SIM_SOLO_NS) {
+      pthread_mutex_lock(&g_pool.lock);
+      pthread_cond_broadcast(&g_pool.work_cv);
+      pthread_mutex_unlock(&g_pool.lock);
+      woken = 1;
+    }
+  }
   for (int spin = 0; spin < DT_SIM_SPINS; ++spin)
     if (atomic_load_explicit(&g_pool.done, memory_order_acquire) == job.total) break;
   if (atomic_load_explicit(&g_pool.done, memory_order_acquire) != job.total) {
