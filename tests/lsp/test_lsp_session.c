@@ -479,6 +479,74 @@ static void test_project_config_and_unsaved_suppression(void **state) {
   lsp_workspace_remove(&ws);
 }
 
+/* xorshift64*: the same pseudo-random session on every run. */
+static uint64_t next_random(uint64_t *s) {
+  *s ^= *s >> 12;
+  *s ^= *s << 25;
+  *s ^= *s >> 27;
+  return *s * 2685821657736338717ULL;
+}
+
+/* Hostile input: random bytes framed correctly, truncated and mutated JSON, requests and
+   notifications with parameters of the wrong types and absurd numbers. The server must answer
+   what deserves an answer and still work afterwards. */
+static void test_garbage_never_crashes(void **state) {
+  (void)state;
+  static const char *const templates[] = {
+      "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":5}}",
+      "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":"
+      "\"file:///nonexistent/fz.c\",\"version\":1e300,\"text\":\"int main(void){return 0;}\"}}}",
+      "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":"
+      "\"file:///nonexistent/fz.c\",\"version\":-1e300},\"contentChanges\":[{\"range\":{\"start\":{"
+      "\"line\":1e20,\"character\":-5},\"end\":{\"line\":\"x\",\"character\":null}},\"text\":\"\\u00e9\"}]}}",
+      "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"uri\":"
+      "\"file:///nonexistent/fz.c\"},\"contentChanges\":\"all\"}}",
+      "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didClose\",\"params\":[]}",
+      "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didSave\",\"params\":{\"textDocument\":{\"uri\":7}}}",
+      "{\"jsonrpc\":\"2.0\",\"id\":1e999,\"method\":\"initialize\",\"params\":{\"capabilities\":[]}}",
+      "{\"jsonrpc\":\"2.0\",\"id\":\"s\",\"method\":\"textDocument/diagnostic\",\"params\":null}",
+      "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":{}}}",
+      "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"unexpected\":true}}",
+      "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":"
+      "\"untitled:Untitled-1\",\"text\":\"x\"}}}",
+  };
+  const size_t n_templates = sizeof templates / sizeof *templates;
+  lsp_client c;
+  start(&c, "/", NULL);
+  initialize(&c, 1, 0);
+  uint64_t seed = 0x9E3779B97F4A7C15ULL;
+  char body[2048];
+  for (int i = 0; i < 400; i++) {
+    uint64_t r = next_random(&seed);
+    size_t n;
+    if (r % 4 == 0) { /* random bytes */
+      n = (size_t)(next_random(&seed) % 200);
+      for (size_t k = 0; k < n; k++) body[k] = (char)(next_random(&seed) & 0xFF);
+    } else { /* a template, maybe truncated, maybe with a few bytes changed */
+      const char *t = templates[next_random(&seed) % n_templates];
+      n = strlen(t);
+      memcpy(body, t, n);
+      if (r % 4 == 1) n = (size_t)(next_random(&seed) % (n + 1));
+      if (r % 4 == 2)
+        for (int k = 0; k < 3; k++) body[next_random(&seed) % n] = (char)(next_random(&seed) & 0x7F);
+    }
+    char header[64];
+    int h = snprintf(header, sizeof header, "Content-Length: %zu\r\n\r\n", n);
+    assert_int_equal(lsp_client_send_raw(&c, header, (size_t)h), 0);
+    assert_int_equal(lsp_client_send_raw(&c, body, n), 0);
+    /* Read what came back now and then, so neither side blocks on a full pipe. */
+    while (lsp_client_next(&c, 0)) {}
+  }
+  /* Framing garbage too, then a clean request: still answered, and a clean exit. */
+  const char *bad = "Content-Length: -1\r\n\r\nContent-Length: 99999999999\r\n\r\n\r\n";
+  lsp_client_send_raw(&c, bad, strlen(bad));
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":424242,\"method\":\"shutdown\"}");
+  assert_true(cJSON_IsNull(result_of(lsp_client_response(&c, 424242, WAIT_MS))));
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+  assert_int_equal(lsp_client_wait_exit(&c, 0, WAIT_MS), 0);
+  lsp_client_free(&c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_protocol_errors),
@@ -489,6 +557,7 @@ int main(void) {
       cmocka_unit_test(test_fallback_flags_one_message),
       cmocka_unit_test(test_p_dir_and_utf8_positions),
       cmocka_unit_test(test_project_config_and_unsaved_suppression),
+      cmocka_unit_test(test_garbage_never_crashes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -236,10 +236,22 @@ static tc_lsp_doc *doc_of(lsp_server *s, const cJSON *params, const char *method
   return doc;
 }
 
+/* Numbers from the client, converted without undefined behaviour whatever their value. */
+static long long to_version(double d) {
+  if (!(d > -9.0e15)) return -9000000000000000LL; /* NaN too */
+  if (d > 9.0e15) return 9000000000000000LL;
+  return (long long)d;
+}
+
+static unsigned to_unsigned(double d) {
+  if (!(d > 0)) return 0;
+  return d >= 4294967295.0 ? 4294967295u : (unsigned)d;
+}
+
 static long long version_of(const cJSON *params, long long otherwise) {
   const cJSON *td = cJSON_GetObjectItemCaseSensitive(params, "textDocument");
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(td, "version");
-  return cJSON_IsNumber(v) ? (long long)v->valuedouble : otherwise;
+  return cJSON_IsNumber(v) ? to_version(v->valuedouble) : otherwise;
 }
 
 static void handle_did_open(lsp_server *s, const cJSON *params) {
@@ -260,7 +272,7 @@ static void handle_did_open(lsp_server *s, const cJSON *params) {
 
 static unsigned uint_at(const cJSON *pos, const char *key) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(pos, key);
-  return cJSON_IsNumber(v) && v->valuedouble > 0 ? (unsigned)v->valuedouble : 0;
+  return cJSON_IsNumber(v) ? to_unsigned(v->valuedouble) : 0;
 }
 
 static void handle_did_change(lsp_server *s, const cJSON *params) {
