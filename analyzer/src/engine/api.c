@@ -13,6 +13,7 @@
 
 typedef struct operand {
   int present;
+  int index;       /* its position among the operands checked together (0-based) */
   int poison;      /* the value comes from a call already flagged */
   aval v;          /* tensors: the handle's value */
   tc_tag tag;      /* tensors and devices */
@@ -252,7 +253,9 @@ static chk_res check_agree(const operand *ops, int n) {
   int i = 0, j = 0;
   tc_tri t = compare_field(ops, n, f_autodiff, &i, &j);
   if (t == TC_TRI_NO)
-    return fail(TC_RULE_AUTODIFF_EXPECTED, TC_MSG_AUTODIFF_MIXED, &ops[i], &ops[j]);
+    return fail(TC_RULE_AUTODIFF_EXPECTED,
+                ops[i].tag.autodiff == 1 ? TC_MSG_AUTODIFF_MIXED : TC_MSG_AUTODIFF_MIXED_PLAIN,
+                &ops[i], &ops[j]);
   if (t == TC_TRI_UNKNOWN) return unknown();
   t = compare_field(ops, n, f_backend, &i, &j);
   if (t == TC_TRI_NO) {
@@ -337,6 +340,7 @@ static chk_res run_check(call_ctx *c, const tc_check *ck) {
         n = ck->n_args;
         for (int i = 0; i < n; i++) read_tensor(c, ck->args[i], &ops[i]);
       }
+      for (int i = 0; i < n; i++) ops[i].index = i;
       c->n_ops += n;
       if (ck->kind == TC_CHECK_KINDS) return check_kinds(e, ck, ops, n);
       return check_agree(ops, n);
@@ -486,6 +490,8 @@ static void fill_template(const tc_eng *e, const char *tmpl, const chk_res *r, c
                r->backend >= 0 && (size_t)r->backend < e->names.n_backends
                    ? e->names.backends[r->backend]
                    : "?");
+    } else if (kl == 5 && !strncmp(key, "index", 5)) {
+      snprintf(tmp, sizeof tmp, "%d", r->got ? r->got->index + 1 : 1);
     } else if (kl == 3 && !strncmp(key, "why", 3)) {
       snprintf(tmp, sizeof tmp, "%s", r->why ? r->why : "");
     } else {

@@ -352,7 +352,7 @@ static const char *const rule_slot_keys[TC_RULE_COUNT] = {
     "backend_unavailable"};
 
 static const char *const msg_slot_keys[TC_MSG_COUNT] = {
-    "autodiff_nested_device", "autodiff_nested_tensor", "autodiff_mixed",
+    "autodiff_nested_device", "autodiff_nested_tensor", "autodiff_mixed", "autodiff_mixed_plain",
     "autodiff_required",      "autodiff_move",          "autodiff_plain_device",
     "inner_backend",          "backend",                "device",
     "kind",                   "unavailable"};
@@ -361,6 +361,7 @@ static const char *const msg_slot_keys[TC_MSG_COUNT] = {
 static const char *const msg_defaults[TC_MSG_COUNT] = {
     "cannot wrap an autodiff device (got {got})",
     "cannot wrap an autodiff tensor (got {got})",
+    "operands differ in autodiff-ness (expected {expected}, got {got})",
     "operands differ in autodiff-ness (expected {expected}, got {got})",
     "expected an autodiff tensor, got {got}",
     "cannot move between autodiff and plain devices ({got} to {expected})",

@@ -29,7 +29,8 @@ typedef enum tc_rule_slot {
 typedef enum tc_msg_slot {
   TC_MSG_AUTODIFF_NESTED_DEVICE = 0, /* plain_device check: wrapping an autodiff device */
   TC_MSG_AUTODIFF_NESTED_TENSOR,     /* wraps check: the inner tensor is autodiff */
-  TC_MSG_AUTODIFF_MIXED,             /* agree: operands differ in autodiff-ness */
+  TC_MSG_AUTODIFF_MIXED,             /* agree: an autodiff operand, then a plain one */
+  TC_MSG_AUTODIFF_MIXED_PLAIN,       /* agree: a plain operand, then an autodiff one */
   TC_MSG_AUTODIFF_REQUIRED,          /* autodiff_required: a plain tensor */
   TC_MSG_AUTODIFF_MOVE,              /* same_autodiff: moving across autodiff-ness */
   TC_MSG_AUTODIFF_PLAIN_DEVICE,      /* wraps: the device is not autodiff */
