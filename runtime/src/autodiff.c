@@ -20,9 +20,7 @@
  * The graph itself stays as long as a handle reaches it, so dt_backward may run twice on one
  * loss (gradients then add up, as semantics.md asks); freeing the loss and the intermediates
  * releases it. */
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "internal.h"
 
