@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/report/run_validator.sh — the ctest entry of the SARIF validator test: produces SARIF
-# logs (the report layer's sample, shard logs and their merge; and, when tagcheck is built,
-# tagcheck's own SARIF on the corpus, sharded and merged with `tagcheck merge`), then runs
+# logs (the report layer's sample, a merge of two shard logs, an empty report; and, when
+# tagcheck is built, tagcheck's own SARIF on the whole corpus, on two shards of it merged with
+# `tagcheck merge`, and on every buggy corpus program alone, merged into one log), then runs
 # validate.sh on all of them.
 # usage: run_validator.sh SARIF_SAMPLE_BIN VALIDATOR_ERRORS_BIN TAGCHECK_BIN_OR_EMPTY SOURCE_DIR
 #                         OUT_DIR
@@ -15,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$out"
 mkdir -p "$out"
 "$sample" "$out" || { echo "FAIL: $sample could not write its logs" >&2; exit 1; }
-logs="$out/sample.sarif $out/shard1.sarif $out/shard2.sarif $out/merged.sarif $out/empty.sarif"
+logs="$out/sample.sarif $out/merged.sarif $out/empty.sarif"
 
 if [ -n "$tagcheck" ] && [ -x "$tagcheck" ]; then
   # The real pipeline: every corpus program, whole and in two shards merged back.
@@ -47,6 +48,24 @@ if [ -n "$tagcheck" ] && [ -x "$tagcheck" ]; then
   "$tagcheck" merge -o "$out/tagcheck-merged.sarif" "$out/tagcheck-shard1.sarif" \
     "$out/tagcheck-shard2.sarif" || { echo "FAIL: tagcheck merge failed" >&2; exit 1; }
   logs="$logs $out/tagcheck-merged.sarif"
+  # Each buggy program on its own (so that helpers and mains of different programs do not
+  # meet), all of them merged into one log: many findings with long code flows.
+  mkdir -p "$out/programs"
+  n=0
+  for f in $(find "$src/corpus" -name '*_bug.c' | sort); do
+    n=$((n + 1))
+    (cd "$(dirname "$f")" && "$tagcheck" --no-cache -q --root "$src" --format sarif \
+      -o "$out/programs/$n.sarif" "$f" -- $inc)
+    rc=$?
+    if [ $rc -ne 0 ] && [ $rc -ne 1 ] && [ $rc -ne 3 ]; then
+      echo "FAIL: tagcheck exited $rc on $f" >&2
+      exit 1
+    fi
+  done
+  # shellcheck disable=SC2046
+  "$tagcheck" merge -o "$out/tagcheck-programs.sarif" $(ls "$out"/programs/*.sarif) ||
+    { echo "FAIL: tagcheck merge of the per-program logs failed" >&2; exit 1; }
+  logs="$logs $out/tagcheck-programs.sarif"
 else
   echo "note: tagcheck is not built yet; validating the report layer's own logs only"
 fi
