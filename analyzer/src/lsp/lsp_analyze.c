@@ -233,6 +233,7 @@ static int fallback_command(const tc_lsp_analyzer *a, const char *path, tc_compi
     free(norm);
   }
   *flags = NULL;
+  append_word(flags, "fallback flags:");
   for (size_t i = 0; i < n; i++) append_word(flags, args[i]);
   int rc = tc_compile_cmd_from_args(path, args, n, dir, cmd);
   for (int i = 0; i < 4; i++) {
@@ -276,6 +277,26 @@ static void resuppress_unsaved(tc_report *r, const tc_unsaved_file *unsaved, siz
   }
 }
 
+/* The entry of db whose file shares the longest folder prefix with path (clangd's guess for
+   headers and new files), or NULL for an empty database. */
+static const tc_compile_cmd *nearest_entry(const tc_compdb *db, const char *path) {
+  const tc_compile_cmd *best = NULL;
+  size_t best_len = 0;
+  for (size_t i = 0; i < db->n; i++) {
+    const char *f = db->cmds[i].file;
+    size_t common = 0, dir_len = 0;
+    while (f[common] && f[common] == path[common]) {
+      if (f[common] == '/') dir_len = common + 1;
+      common++;
+    }
+    if (!best || dir_len > best_len) {
+      best = &db->cmds[i];
+      best_len = dir_len;
+    }
+  }
+  return best;
+}
+
 /* Sets *why (heap) to a printf-style reason. */
 static void set_reason(char **why, const char *fmt, const char *a, const char *b) {
   size_t n = strlen(fmt) + strlen(a) + strlen(b ? b : "") + 1;
@@ -310,8 +331,24 @@ int tc_lsp_analyze(tc_lsp_analyzer *a, const char *path, const tc_unsaved_file *
         char resolved[PATH_MAX];
         if (realpath(path, resolved)) use = tc_compdb_find(&d->db, resolved, NULL);
       }
-      if (use) res->command_source = strdup(d->db.path);
-      else set_reason(&res->fallback_reason, "%s does not list it%s", d->db.path, NULL);
+      if (use) {
+        res->command_source = strdup(d->db.path);
+      } else {
+        set_reason(&res->fallback_reason, "%s does not list it%s", d->db.path, NULL);
+        /* Borrow the flags of the nearest listed file, as clangd does for headers. */
+        const tc_compile_cmd *near = nearest_entry(&d->db, path);
+        if (near && tc_compile_cmd_copy(near, &cmd) == 0) {
+          free(cmd.file);
+          cmd.file = strdup(path);
+          if (cmd.file) {
+            set_reason(&res->command_source, "the flags of %s%s", near->file, NULL);
+            res->fallback = 1;
+            use = &cmd;
+          } else {
+            tc_compile_cmd_free(&cmd);
+          }
+        }
+      }
     }
   }
   free(db_dir);

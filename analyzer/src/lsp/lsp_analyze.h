@@ -1,7 +1,8 @@
 /* analyzer/src/lsp/lsp_analyze.h — analysis of one open document for the LSP server, in a
  * long-lived process, on top of the driver's editor session (driver.h): finds the document's
  * compile command (-p DIR, or compile_commands.json in the folders above it and in their build/
- * subfolders, like clangd; fallback flags otherwise), analyzes the unit with the unsaved text
+ * subfolders, like clangd; for a file it does not list, the flags of the nearest file it
+ * lists; fallback flags when there is none), analyzes the unit with the unsaved text
  * of every open document under its project's settings (lsp_project.h), and re-reads
  * suppression comments from that unsaved text. State (project sessions, loaded compile
  * databases) lives in the analyzer object. */
@@ -20,7 +21,8 @@ typedef struct tc_lsp_result {
   tc_report report;     /* findings of the unit (suppressions and rule settings applied) */
   int fallback;         /* no compile command was found: fallback flags were used */
   char *fallback_reason;/* why (heap), when fallback */
-  char *command_source; /* the compile_commands.json used, or the fallback flags (heap) */
+  char *command_source; /* the compile_commands.json used; with fallback, where the flags came
+                           from: "fallback flags: -std=c11 …" or "the flags of FILE" (heap) */
 } tc_lsp_result;
 
 /* Checks that the settings the command line would use (configuration file, rules) load. NULL

@@ -150,7 +150,7 @@ static void analyze_doc(lsp_server *s, tc_lsp_doc *doc) {
   if (res.fallback && !doc->fallback_told) {
     doc->fallback_told = 1;
     send_message(s, 1, MSG_INFO,
-                 "tagcheck: no compile command for %s (%s); analyzing it with fallback flags: %s",
+                 "tagcheck: no compile command for %s (%s); analyzing it with %s",
                  doc->path, res.fallback_reason ? res.fallback_reason : "not found",
                  res.command_source ? res.command_source : "");
   }
