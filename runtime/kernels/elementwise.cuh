@@ -103,9 +103,16 @@ DEVICE_FN void dt_k_bcast_row_offsets(const dt_k_bcast_args *p, int64_t row, int
       TO *RESTRICT o = (TO *)p.out + row * p.inner;                                         \
       for (int64_t base = BLOCK_IDX_X * BLOCK_DIM_X; base < p.inner;                        \
            base += GRID_DIM_X * BLOCK_DIM_X) {                                              \
-        THREADS_BELOW(p.inner - base) {                                                     \
-          const int64_t c = base + THREAD_IDX_X;                                            \
-          o[c] = name##_op(a0[c * s0], a1[c * s1], (NIN) > 2 ? a2[c * s2] : (T2)0);         \
+        if (p.unit_inner) { /* block-uniform: the common row broadcast, unit strides */     \
+          THREADS_BELOW(p.inner - base) {                                                   \
+            const int64_t c = base + THREAD_IDX_X;                                          \
+            o[c] = name##_op(a0[c], a1[c], (NIN) > 2 ? a2[c] : (T2)0);                      \
+          }                                                                                 \
+        } else {                                                                            \
+          THREADS_BELOW(p.inner - base) {                                                   \
+            const int64_t c = base + THREAD_IDX_X;                                          \
+            o[c] = name##_op(a0[c * s0], a1[c * s1], (NIN) > 2 ? a2[c * s2] : (T2)0);       \
+          }                                                                                 \
         }                                                                                   \
       }                                                                                     \
     }                                                                                       \

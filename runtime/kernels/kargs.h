@@ -28,6 +28,7 @@ typedef struct dt_k_bcast_args {
   int64_t oshape[DT_MAX_RANK];
   int64_t ostride[3][DT_MAX_RANK];
   int64_t istride[3];
+  int unit_inner; /* every input's istride is 1: the inner loop is a plain contiguous one */
 } dt_k_bcast_args;
 
 /* out[i] = the element whose bit pattern is `bits` (of the kernel's element size). */

@@ -160,12 +160,13 @@ static int dt_k_collapse(const dt_op_desc *op, int nin, dt_k_bcast_args *a) {
   a->inner = shape[r - 1];
   a->rows = op->n / a->inner;
   a->orank = r - 1;
-  int contiguous = r == 1;
+  a->unit_inner = 1;
   for (int j = 0; j < 3; ++j) {
     a->istride[j] = st[j][r - 1];
-    if (j < nin && a->istride[j] != 1) contiguous = 0;
+    if (j < nin && a->istride[j] != 1) a->unit_inner = 0;
     for (int d = 0; d < r - 1; ++d) a->ostride[j][d] = st[j][d];
   }
+  const int contiguous = r == 1 && a->unit_inner;
   for (int d = 0; d < r - 1; ++d) a->oshape[d] = shape[d];
   return contiguous;
 }

@@ -1,10 +1,12 @@
 /* runtime/backends/sim/sim_pool.c — sim's grid launcher: the blocks of one launch are claimed
- * one at a time by the calling thread and a pool of worker threads, and each block runs as one
- * call of the kernel (kdefs.h: its threads are loops inside that call).
+ * by the calling thread and a pool of worker threads, a few at a time, and each block runs as
+ * one call of the kernel (kdefs.h: its threads are loops inside that call).
  *
  * Claims go through one atomic word holding (generation << 32 | next block), so a worker that
  * wakes up late — after its launch was finished by others and a new one published — cannot
  * claim a block of a launch it did not snapshot: its compare-and-swap sees another generation.
+ * Each claim takes total / (8 x threads) blocks, so the word is touched a few times per launch
+ * rather than once per block (tiny blocks would otherwise spend their time bouncing it).
  * The launching thread returns once every block is done; it never waits for workers that have
  * not started. It also runs a launch alone for its first DT_SIM_SOLO_NS nanoseconds and wakes
  * the workers only if blocks remain then: waking a sleeping thread costs more than a small
@@ -24,13 +26,14 @@
 #define DT_SIM_MAX_GRID_Y 65535
 #define DT_SIM_MAX_WORKERS 256
 #define DT_SIM_SPINS 2000     /* polls of the done counter before sleeping */
-#define DT_SIM_SOLO_NS 20000 /* how long the launcher works alone before waking the pool */
+#define DT_SIM_SOLO_NS 50000 /* how long the launcher works alone before waking the pool */
 
 typedef struct dt_sim_job {
   dt_kfn fn;
   const void *args;
   int64_t gx, gy, bx;
   uint32_t total;
+  uint32_t chunk; /* blocks per claim: few claims per thread, so the claim word stays cold */
   uint32_t gen;
 } dt_sim_job;
 
@@ -58,14 +61,19 @@ static _Thread_local char g_pool_error[160];
 
 const char *dt_sim_pool_error(void) { return g_pool_error; }
 
-/* Claims the next block of generation gen, or returns -1 when there is none left. */
-static int64_t claim_block(uint32_t gen, uint32_t total) {
+/* Claims the next blocks of job (generation job->gen): returns the first and sets *count, or
+   returns -1 when none is left. */
+static int64_t claim_blocks(const dt_sim_job *job, uint32_t *count) {
   uint64_t v = atomic_load_explicit(&g_pool.claim, memory_order_acquire);
   for (;;) {
-    if ((uint32_t)(v >> 32) != gen || (uint32_t)v >= total) return -1;
-    if (atomic_compare_exchange_weak_explicit(&g_pool.claim, &v, v + 1, memory_order_acq_rel,
-                                              memory_order_acquire))
-      return (int64_t)(uint32_t)v;
+    const uint32_t next = (uint32_t)v;
+    if ((uint32_t)(v >> 32) != job->gen || next >= job->total) return -1;
+    const uint32_t n = job->total - next < job->chunk ? job->total - next : job->chunk;
+    if (atomic_compare_exchange_weak_explicit(&g_pool.claim, &v, v + n, memory_order_acq_rel,
+                                              memory_order_acquire)) {
+      *count = n;
+      return (int64_t)next;
+    }
   }
 }
 
@@ -85,9 +93,9 @@ static int64_t now_ns(void) {
   return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-/* Marks one block of `job` done; wakes the launcher after the last one. */
-static void block_done(const dt_sim_job *job) {
-  if (atomic_fetch_add_explicit(&g_pool.done, 1, memory_order_acq_rel) + 1 == job->total) {
+/* Marks n blocks of `job` done; wakes the launcher after the last one. */
+static void blocks_done(const dt_sim_job *job, uint32_t n) {
+  if (atomic_fetch_add_explicit(&g_pool.done, n, memory_order_acq_rel) + n == job->total) {
     pthread_mutex_lock(&g_pool.lock);
     if (g_pool.sleeping_launcher) pthread_cond_signal(&g_pool.done_cv);
     pthread_mutex_unlock(&g_pool.lock);
@@ -97,9 +105,10 @@ static void block_done(const dt_sim_job *job) {
 /* Runs blocks of `job` until none is left (a worker's share). */
 static void work_on(const dt_sim_job *job) {
   int64_t b;
-  while ((b = claim_block(job->gen, job->total)) >= 0) {
-    run_block(job, b);
-    block_done(job);
+  uint32_t n;
+  while ((b = claim_blocks(job, &n)) >= 0) {
+    for (uint32_t i = 0; i < n; ++i) run_block(job, b + i);
+    blocks_done(job, n);
   }
 }
 
@@ -176,7 +185,7 @@ int dt_sim_launch(dt_kfn fn, const void *args, int64_t gx, int64_t gy, int64_t b
     return -1;
   }
   pthread_once(&g_pool_once, pool_init);
-  dt_sim_job job = {fn, args, gx, gy, bx, (uint32_t)(gx * gy), 0};
+  dt_sim_job job = {fn, args, gx, gy, bx, (uint32_t)(gx * gy), 1, 0};
   if (job.total == 1 || g_pool.workers == 0) { /* nothing to share */
     for (int64_t b = 0; b < (int64_t)job.total; ++b) run_block(&job, b);
     return 0;
@@ -184,6 +193,8 @@ int dt_sim_launch(dt_kfn fn, const void *args, int64_t gx, int64_t gy, int64_t b
 
   pthread_mutex_lock(&g_pool.launch_lock);
   pthread_mutex_lock(&g_pool.lock);
+  job.chunk = job.total / (uint32_t)(8 * g_pool.threads);
+  if (job.chunk == 0) job.chunk = 1;
   job.gen = g_pool.job.gen + 1;
   if (job.gen == 0) job.gen = 1; /* workers start having seen generation 0 */
   atomic_store_explicit(&g_pool.done, 0, memory_order_relaxed);
@@ -194,10 +205,11 @@ int dt_sim_launch(dt_kfn fn, const void *args, int64_t gx, int64_t gy, int64_t b
   const int64_t start = now_ns();
   int woken = 0;
   int64_t b;
-  while ((b = claim_block(job.gen, job.total)) >= 0) {
-    run_block(&job, b);
-    block_done(&job);
-    if (!woken && b + 1 < (int64_t)job.total && now_ns() - start > DT_SIM_SOLO_NS) {
+  uint32_t n;
+  while ((b = claim_blocks(&job, &n)) >= 0) {
+    for (uint32_t i = 0; i < n; ++i) run_block(&job, b + i);
+    blocks_done(&job, n);
+    if (!woken && b + n < (int64_t)job.total && now_ns() - start > DT_SIM_SOLO_NS) {
       pthread_mutex_lock(&g_pool.lock);
       pthread_cond_broadcast(&g_pool.work_cv);
       pthread_mutex_unlock(&g_pool.lock);
