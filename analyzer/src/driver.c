@@ -199,6 +199,31 @@ static tc_program *merge_units(unit_list *ul, tc_report *r) {
   return prog;
 }
 
+/* The key of this run's whole-program analysis, or 0 when some unit has no digest. */
+static uint64_t results_cache_key(const tc_options *o, const unit_list *ul,
+                                  const tc_engine_opts *eo) {
+  uint64_t *d = calloc(ul->n ? ul->n : 1, sizeof *d);
+  if (!d) return 0;
+  uint64_t key = 0;
+  size_t i;
+  for (i = 0; i < ul->n; i++) {
+    const tc_job_unit *u = &ul->units[i];
+    d[i] = u->cmd ? u->digest : tc_cache_failure_digest(ul->files[i], u->failure);
+    if (!d[i]) break;
+  }
+  if (i == ul->n) {
+    size_t n = o->n_rules_files ? o->n_rules_files : 1;
+    const char **paths = calloc(n, sizeof *paths);
+    if (paths) {
+      n = tc_driver_rules_paths(o, paths, n);
+      key = tc_cache_results_key(d, ul->n, paths, n, eo);
+      free(paths);
+    }
+  }
+  free(d);
+  return key;
+}
+
 static FILE *open_output(const tc_options *o) {
   if (!o->output || strcmp(o->output, "-") == 0) return stdout;
   FILE *f = fopen(o->output, "w");
@@ -295,10 +320,15 @@ int tc_driver_run(tc_options *o) {
   tc_report_add_builtin_rules(&r);
   tc_rules_describe(rules, &r);
   tc_engine_opts eo = engine_opts(o);
-  if (tc_engine_analyze(prog, rules, &eo, &r) != 0) {
-    fprintf(stderr, "tagcheck: the analysis ran out of memory\n");
-    status = 3;
-    goto done;
+  uint64_t results_key = cache ? results_cache_key(o, &ul, &eo) : 0;
+  if (!results_key || tc_cache_load_results(cache, results_key, &r) != 0) {
+    size_t before = r.n_diags;
+    if (tc_engine_analyze(prog, rules, &eo, &r) != 0) {
+      fprintf(stderr, "tagcheck: the analysis ran out of memory\n");
+      status = 3;
+      goto done;
+    }
+    if (results_key && before == 0) tc_cache_store_results(cache, results_key, &r);
   }
   tc_apply_suppressions(&r);
   tc_apply_rule_settings(&r, o);

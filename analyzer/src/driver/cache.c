@@ -2,8 +2,10 @@
  * named by a hash of the unit's file and arguments (and the IR format), holding those key
  * strings, the content hash of every file the unit read, the unit's failure and its serialized
  * IR. An entry is used only if every recorded file still hashes the same; each file is hashed
- * at most once per run (a memo shared by the workers). Stores go through a temporary file and
- * rename(), so a concurrent or interrupted run never sees half an entry. */
+ * at most once per run (a memo shared by the workers). A second kind of entry, results.tcr,
+ * keeps the findings of the last whole-program analysis with the key of its inputs. Stores go
+ * through a temporary file and rename(), so a concurrent or interrupted run never sees half an
+ * entry. */
 #include "driver/cache.h"
 
 #include <errno.h>
@@ -216,8 +218,21 @@ static uint64_t file_hash(tc_cache *c, const char *path, int *missing) {
 
 /* ---- lookup ---- */
 
-tc_program *tc_cache_lookup(tc_cache *c, const tc_compile_cmd *cmd, char **failure) {
+static uint64_t unit_digest(const void *ir, size_t ir_len, const char *failure, size_t flen) {
+  uint64_t h = fnv64(FNV_INIT, ir, ir_len);
+  h = fnv64(h ^ ir_len, "\0", 1);
+  return fnv64(h, failure ? failure : "", flen) ^ ((uint64_t)flen << 32);
+}
+
+uint64_t tc_cache_failure_digest(const char *file, const char *failure) {
+  uint64_t h = fnv64(FNV_INIT, file, strlen(file) + 1);
+  return unit_digest(&h, sizeof h, failure, failure ? strlen(failure) : 0);
+}
+
+tc_program *tc_cache_lookup(tc_cache *c, const tc_compile_cmd *cmd, char **failure,
+                            uint64_t *digest) {
   *failure = NULL;
+  *digest = 0;
   bbuf key = {0};
   key_string(cmd, &key);
   char *path = key.bad ? NULL : entry_path(c, &key);
@@ -250,6 +265,7 @@ tc_program *tc_cache_lookup(tc_cache *c, const tc_compile_cmd *cmd, char **failu
   const char *ir = rd_bytes(&r, ilen);
   if (r.bad || !f || !ir || r.pos != r.len) goto done;
   prog = tc_ir_deserialize((const unsigned char *)ir, (size_t)ilen);
+  if (prog) *digest = unit_digest(ir, (size_t)ilen, f, (size_t)flen);
   if (prog && flen) {
     *failure = malloc((size_t)flen + 1);
     if (*failure) {
@@ -304,13 +320,34 @@ static int ensure_dir(tc_cache *c) {
   return ok ? 0 : -1;
 }
 
-void tc_cache_store(tc_cache *c, const tc_compile_cmd *cmd, const tc_program *prog,
-                    const char *failure, char *const *deps, size_t n_deps) {
+/* Writes data to path through a temporary file and rename(). */
+static void write_atomically(tc_cache *c, const char *path, const void *data, size_t len) {
+  size_t tn = strlen(path) + 64;
+  char *tmp = malloc(tn);
+  if (!tmp) return;
+  pthread_mutex_lock(&c->lock);
+  unsigned long seq = c->seq++;
+  pthread_mutex_unlock(&c->lock);
+  snprintf(tmp, tn, "%s.%ld.%lu.tmp", path, (long)getpid(), seq);
+  FILE *f = fopen(tmp, "wb");
+  if (f) {
+    int ok = fwrite(data, 1, len, f) == len;
+    ok &= fclose(f) == 0;
+    if (!ok || rename(tmp, path) != 0) remove(tmp);
+  }
+  free(tmp);
+}
+
+uint64_t tc_cache_store(tc_cache *c, const tc_compile_cmd *cmd, const tc_program *prog,
+                        const char *failure, char *const *deps, size_t n_deps) {
   bbuf key = {0}, out = {0};
-  char *path = NULL, *tmp = NULL;
+  char *path = NULL;
   size_t ir_len = 0;
+  uint64_t digest = 0;
   unsigned char *ir = tc_ir_serialize(prog, &ir_len);
-  if (!ir || ensure_dir(c) != 0) goto done;
+  if (!ir) goto done;
+  digest = unit_digest(ir, ir_len, failure, failure ? strlen(failure) : 0);
+  if (ensure_dir(c) != 0) goto done;
   key_string(cmd, &key);
   bb_u64(&out, key.len);
   bb_put(&out, key.p, key.len);
@@ -327,23 +364,172 @@ void tc_cache_store(tc_cache *c, const tc_compile_cmd *cmd, const tc_program *pr
   bb_put(&out, ir, ir_len);
   if (key.bad || out.bad) goto done;
   path = entry_path(c, &key);
-  if (!path) goto done;
-  size_t tn = strlen(path) + 64;
-  tmp = malloc(tn);
-  if (!tmp) goto done;
-  pthread_mutex_lock(&c->lock);
-  unsigned long seq = c->seq++;
-  pthread_mutex_unlock(&c->lock);
-  snprintf(tmp, tn, "%s.%ld.%lu.tmp", path, (long)getpid(), seq);
-  FILE *f = fopen(tmp, "wb");
-  if (!f) goto done;
-  int ok = fwrite(out.p, 1, out.len, f) == out.len;
-  ok &= fclose(f) == 0;
-  if (!ok || rename(tmp, path) != 0) remove(tmp);
+  if (path) write_atomically(c, path, out.p, out.len);
 done:
   free(ir);
   free(key.p);
   free(out.p);
   free(path);
-  free(tmp);
+  return digest;
+}
+
+/* ---- whole-program results ---- */
+
+#define RESULTS_MAGIC "TCRESULTS1"
+
+static uint64_t hash_str(uint64_t h, const char *s) {
+  return fnv64(h, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
+uint64_t tc_cache_results_key(const uint64_t *digests, size_t n, const char *const *rules_paths,
+                              size_t n_rules, const tc_engine_opts *eo) {
+  uint64_t h = hash_str(FNV_INIT, RESULTS_MAGIC);
+  h = hash_str(h, TC_VERSION);
+  for (size_t i = 0; i < n; i++) h = fnv64(h, &digests[i], sizeof digests[i]);
+  for (size_t i = 0; i < n_rules; i++) {
+    unsigned char *data = NULL;
+    size_t len = 0;
+    if (read_file(rules_paths[i], &data, &len) != 0) return 0;
+    h = hash_str(h, rules_paths[i]);
+    h = fnv64(h, data, len) ^ len;
+    free(data);
+  }
+  for (size_t i = 0; i < eo->n_unavailable; i++) h = hash_str(h, eo->unavailable[i]);
+  h = hash_str(h, "|");
+  for (size_t i = 0; i < eo->n_disabled_rules; i++) h = hash_str(h, eo->disabled_rules[i]);
+  h = fnv64(h, &eo->max_states, sizeof eo->max_states);
+  h = fnv64(h, &eo->max_contexts, sizeof eo->max_contexts);
+  return h ? h : 1;
+}
+
+static char *results_path(const tc_cache *c) {
+  size_t n = strlen(c->dir) + sizeof "/results.tcr";
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s/results.tcr", c->dir);
+  return p;
+}
+
+static void put_loc(bbuf *b, const tc_loc *l) {
+  bb_str(b, l->file);
+  bb_u64(b, l->line);
+  bb_u64(b, l->col);
+  bb_u64(b, l->end_line);
+  bb_u64(b, l->end_col);
+}
+
+void tc_cache_store_results(tc_cache *c, uint64_t key, const tc_report *r) {
+  if (!key || ensure_dir(c) != 0) return;
+  bbuf b = {0};
+  bb_str(&b, RESULTS_MAGIC);
+  bb_u64(&b, key);
+  bb_u64(&b, r->n_diags);
+  for (size_t i = 0; i < r->n_diags; i++) {
+    const tc_diag *d = &r->diags[i];
+    bb_str(&b, d->rule_id);
+    bb_u64(&b, (uint64_t)d->level);
+    put_loc(&b, &d->loc);
+    bb_str(&b, d->operation);
+    bb_str(&b, d->function);
+    bb_str(&b, d->message);
+    bb_u64(&b, d->n_notes);
+    for (size_t k = 0; k < d->n_notes; k++) {
+      put_loc(&b, &d->notes[k].loc);
+      bb_str(&b, d->notes[k].message);
+    }
+  }
+  char *path = results_path(c);
+  if (!b.bad && path) write_atomically(c, path, b.p, b.len);
+  free(path);
+  free(b.p);
+}
+
+/* A NUL-terminated copy of the next string (into a scratch buffer that grows), or NULL. */
+static const char *rd_str(rd *r, char **scratch, size_t *cap) {
+  uint64_t n = rd_u64(r);
+  const char *s = rd_bytes(r, n);
+  if (!s) return NULL;
+  if (n + 1 > *cap) {
+    char *ns = realloc(*scratch, (size_t)n + 1);
+    if (!ns) {
+      r->bad = 1;
+      return NULL;
+    }
+    *scratch = ns;
+    *cap = (size_t)n + 1;
+  }
+  memcpy(*scratch, s, (size_t)n);
+  (*scratch)[n] = '\0';
+  return *scratch;
+}
+
+static int get_loc(rd *r, tc_loc *l, char **scratch, size_t *cap) {
+  const char *f = rd_str(r, scratch, cap);
+  l->line = (unsigned)rd_u64(r);
+  l->col = (unsigned)rd_u64(r);
+  l->end_line = (unsigned)rd_u64(r);
+  l->end_col = (unsigned)rd_u64(r);
+  l->file = f ? strdup(f) : NULL;
+  return !r->bad && l->file ? 0 : -1;
+}
+
+int tc_cache_load_results(tc_cache *c, uint64_t key, tc_report *out) {
+  if (!key) return -1;
+  char *path = results_path(c);
+  unsigned char *data = NULL;
+  size_t len = 0;
+  int rc = -1;
+  if (!path || read_file(path, &data, &len) != 0) goto done;
+  rd r = {data, len, 0, 0};
+  char *s1 = NULL, *s2 = NULL, *s3 = NULL, *s4 = NULL;
+  size_t c1 = 0, c2 = 0, c3 = 0, c4 = 0;
+  const char *magic = rd_str(&r, &s1, &c1);
+  if (!magic || strcmp(magic, RESULTS_MAGIC) != 0 || rd_u64(&r) != key) goto free_scratch;
+  /* validate everything before appending anything */
+  size_t start = r.pos;
+  for (int pass = 0; pass < 2; pass++) {
+    r.pos = start;
+    uint64_t n = rd_u64(&r);
+    for (uint64_t i = 0; i < n && !r.bad; i++) {
+      const char *rule = rd_str(&r, &s1, &c1);
+      uint64_t level = rd_u64(&r);
+      tc_loc loc;
+      if (get_loc(&r, &loc, &s4, &c4) != 0 || level > TC_LEVEL_ERROR) {
+        free(loc.file);
+        r.bad = 1;
+        break;
+      }
+      const char *op = rd_str(&r, &s2, &c2);
+      const char *fn = rd_str(&r, &s3, &c3);
+      char *msg = NULL;
+      const char *m = rd_str(&r, &s4, &c4);
+      if (m) msg = strdup(m);
+      tc_diag *d = NULL;
+      if (pass == 1 && rule && op && fn && msg)
+        d = tc_report_add(out, rule, (tc_level)level, &loc, op, fn, msg);
+      free(loc.file);
+      free(msg);
+      uint64_t nn = rd_u64(&r);
+      for (uint64_t k = 0; k < nn && !r.bad; k++) {
+        tc_loc nl;
+        if (get_loc(&r, &nl, &s1, &c1) != 0) {
+          free(nl.file);
+          break;
+        }
+        const char *nm = rd_str(&r, &s4, &c4);
+        if (d && nm) tc_diag_add_note(d, &nl, nm);
+        free(nl.file);
+      }
+    }
+    if (r.bad || r.pos != r.len) break;
+    if (pass == 1) rc = 0;
+  }
+free_scratch:
+  free(s1);
+  free(s2);
+  free(s3);
+  free(s4);
+done:
+  free(data);
+  free(path);
+  return rc;
 }

@@ -28,9 +28,9 @@ int tc_jobs_cores(void) {
 }
 
 static void run_unit(pool *pl, tc_parser *parser, tc_job_unit *u) {
-  if (!u->cmd) return;
+  if (!u->cmd) return; /* its failure is already set; the driver digests it */
   if (pl->cache) {
-    u->prog = tc_cache_lookup(pl->cache, u->cmd, &u->failure);
+    u->prog = tc_cache_lookup(pl->cache, u->cmd, &u->failure, &u->digest);
     if (u->prog) {
       u->from_cache = 1;
       return;
@@ -42,7 +42,7 @@ static void run_unit(pool *pl, tc_parser *parser, tc_job_unit *u) {
     return;
   }
   if (pl->cache && r.prog)
-    tc_cache_store(pl->cache, u->cmd, r.prog, r.failure, r.deps, r.n_deps);
+    u->digest = tc_cache_store(pl->cache, u->cmd, r.prog, r.failure, r.deps, r.n_deps);
   u->prog = r.prog;
   u->failure = r.failure;
   r.prog = NULL;

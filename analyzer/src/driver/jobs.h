@@ -6,6 +6,7 @@
 #define TC_JOBS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "frontend/compdb.h"
 #include "ir/ir.h"
@@ -17,6 +18,7 @@ typedef struct tc_job_unit {
   tc_program *prog;          /* result: one unit, or NULL */
   char *failure;             /* result: why the unit could not be (fully) analyzed */
   int from_cache;            /* result: the IR came from the cache */
+  uint64_t digest;           /* result, with a cache: the unit's IR digest (0: none) */
 } tc_job_unit;
 
 /* Lowers every unit with `jobs` threads (0: one per core). cache may be NULL. Returns 0, or -1
