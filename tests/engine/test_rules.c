@@ -1,0 +1,239 @@
+/* tests/engine/test_rules.c — the rules loader: the bundled rules/dt.json, errors positioned as
+ * FILE:LINE:COL for syntax and semantic mistakes, several files merged, and the example of
+ * docs/rules.md (so the documentation cannot drift from what the loader accepts). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "rules/rules.h"
+
+static const char *k_min_head =
+    "{\n"
+    "  \"tagcheck_rules\": 1,\n"
+    "  \"device_types\": [{\"name\": \"dev\", \"backend_field\": \"b\", \"ordinal_field\": \"o\",\n"
+    "                    \"autodiff_field\": \"a\"}],\n"
+    "  \"tensor_types\": [\"ten\"],\n"
+    "  \"backends\": [{\"name\": \"host\", \"value\": 1}, {\"name\": \"acc\", \"value\": 2}],\n"
+    "  \"kinds\": [{\"name\": \"f\", \"value\": 1}, {\"name\": \"i\", \"value\": 2}],\n"
+    "  \"rule_ids\": {\"autodiff_nested\": \"autodiff-nested\", \"autodiff_expected\": "
+    "\"autodiff-expected\", \"autodiff_inner_backend\": \"autodiff-inner-backend\", "
+    "\"backend_mismatch\": \"backend-mismatch\", \"device_mismatch\": \"device-mismatch\", "
+    "\"kind_mismatch\": \"kind-mismatch\", \"backend_unavailable\": \"backend-unavailable\"},\n";
+
+/* A minimal valid file whose "functions" object is `fns`. */
+static char *with_functions(const char *fns) {
+  size_t n = strlen(k_min_head) + strlen(fns) + 64;
+  char *s = malloc(n);
+  snprintf(s, n, "%s  \"functions\": %s\n}\n", k_min_head, fns);
+  return s;
+}
+
+static tc_rules *load_text(const char *text, char *err, size_t len) {
+  return tc_rules_load_string(text, "t.json", err, len);
+}
+
+static void test_bundled_rules(void **state) {
+  (void)state;
+  char err[512];
+  const char *p = TC_DEFAULT_RULES_BUILD;
+  tc_rules *r = tc_rules_load(&p, 1, err, sizeof err);
+  assert_non_null(r);
+  assert_int_equal(r->n_backends, 3);
+  assert_int_equal(r->n_kinds, 3);
+  assert_int_equal(tc_rules_backend_by_value(r, 2), tc_rules_backend_by_name(r, "sim"));
+  const tc_api_fn *add = tc_rules_find(r, "dt_add");
+  assert_non_null(add);
+  assert_int_equal(add->n_checks, 2);
+  assert_int_equal(add->checks[0].kind, TC_CHECK_AGREE);
+  assert_int_equal(add->result.what, TC_RES_TENSOR);
+  const tc_api_fn *twin = tc_rules_find(r, "dt_add_at");
+  assert_non_null(twin);
+  assert_int_equal(twin->leading_args, 2);
+  assert_int_equal(twin->n_checks, 2);
+  assert_null(tc_rules_find(r, "dt_no_such_function"));
+  assert_non_null(tc_rules_find(r, "malloc"));
+  assert_int_equal(tc_rules_find(r, "malloc")->api, 0);
+  /* every function of SPEC §3 is described */
+  static const char *const spec[] = {
+      "dt_cpu", "dt_sim", "dt_cuda", "dt_autodiff", "dt_inner_device", "dt_device_equal",
+      "dt_device_name", "dt_backend_available", "dt_zeros", "dt_ones", "dt_full",
+      "dt_from_floats", "dt_from_ints", "dt_randn", "dt_free", "dt_device_of", "dt_kind_of",
+      "dt_rank", "dt_dim", "dt_numel", "dt_read_floats", "dt_read_ints", "dt_to_device",
+      "dt_from_inner", "dt_inner", "dt_require_grad", "dt_detach", "dt_backward", "dt_grad",
+      "dt_add", "dt_sub", "dt_mul", "dt_div", "dt_matmul", "dt_add_scalar", "dt_mul_scalar",
+      "dt_neg", "dt_exp", "dt_log", "dt_relu", "dt_sigmoid", "dt_tanh", "dt_sum", "dt_mean",
+      "dt_sum_dim", "dt_reshape", "dt_transpose", "dt_cat", "dt_greater", "dt_where",
+      "dt_mse_loss", "dt_set_error_mode", "dt_last_status", "dt_last_error"};
+  for (size_t i = 0; i < sizeof spec / sizeof spec[0]; i++) {
+    if (!tc_rules_find(r, spec[i])) fail_msg("%s is not described", spec[i]);
+  }
+  tc_rules_free(r);
+}
+
+static void test_syntax_error_position(void **state) {
+  (void)state;
+  char err[512];
+  const char *text = "{\n  \"tagcheck_rules\": 1,\n  \"backends\": [ , ]\n}\n";
+  tc_rules *r = load_text(text, err, sizeof err);
+  assert_null(r);
+  assert_non_null(strstr(err, "t.json:3:"));
+  assert_non_null(strstr(err, "invalid JSON"));
+  r = load_text("{\"tagcheck_rules\": 1,", err, sizeof err);
+  assert_null(r);
+  assert_non_null(strstr(err, "t.json:1:"));
+}
+
+static void test_unknown_key(void **state) {
+  (void)state;
+  char err[512];
+  char *t = with_functions("{\"f\": {\"params\": 1, \"reslt\": {}}}");
+  tc_rules *r = load_text(t, err, sizeof err);
+  assert_null(r);
+  assert_non_null(strstr(err, "unknown key \"reslt\""));
+  /* the line of the offending key: the functions line is the 9th */
+  assert_non_null(strstr(err, "t.json:9:"));
+  free(t);
+}
+
+static void test_semantic_errors(void **state) {
+  (void)state;
+  char err[512];
+  struct {
+    const char *fns, *needle;
+  } cases[] = {
+      {"{\"f\": {\"params\": 2, \"checks\": [{\"check\": \"agree\", \"args\": [0, 2]}]}}",
+       "argument indices"},
+      {"{\"f\": {\"checks\": [{\"check\": \"kinds\", \"args\": [0], \"accept\": [[\"q\"]]}]}}",
+       "unknown kind"},
+      {"{\"f\": {\"checks\": [{\"check\": \"kinds\", \"args\": [0, 1], \"accept\": [[\"f\"]]}]}}",
+       "row must list 2"},
+      {"{\"f\": {\"checks\": [{\"check\": \"agreee\", \"args\": [0, 1]}]}}", "unknown check"},
+      {"{\"f\": {\"result\": {\"device\": {\"backend\": \"tpu\", \"ordinal\": 0}}}}",
+       "unknown backend \"tpu\""},
+      {"{\"f\": {\"result\": {\"tensor\": {\"device_arg\": 0}}}}", "needs \"kind\""},
+      {"{\"f\": {\"result\": {\"tensor\": {\"like_arg\": 0}, \"device\": {}}}}",
+       "exactly one of"},
+      {"{\"f\": {\"params\": 0, \"checks\": [{\"check\": \"autodiff_required\", \"arg\": 0}]}}",
+       "takes no parameters"},
+      {"{\"f\": {}, \"f\": {}}", "described twice"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *t = with_functions(cases[i].fns);
+    tc_rules *r = load_text(t, err, sizeof err);
+    if (r || !strstr(err, cases[i].needle) || strncmp(err, "t.json:", 7) != 0)
+      fail_msg("case %zu: expected an error with '%s', got %s", i, cases[i].needle,
+               r ? "success" : err);
+    tc_rules_free(r);
+    free(t);
+  }
+}
+
+static void test_rule_ids(void **state) {
+  (void)state;
+  char err[512];
+  /* a rule id neither built in nor described */
+  char *t = with_functions("{}");
+  char *p = strstr(t, "\"device-mismatch\"");
+  char *u = malloc(strlen(t) + 16);
+  snprintf(u, strlen(t) + 16, "%.*s\"wrong-lane\"%s", (int)(p - t), t, p + strlen("\"device-mismatch\""));
+  tc_rules *r = load_text(u, err, sizeof err);
+  assert_null(r);
+  assert_non_null(strstr(err, "wrong-lane"));
+  /* described in "rules": accepted, and reported as metadata */
+  char *v = malloc(strlen(u) + 256);
+  snprintf(v, strlen(u) + 256,
+           "{\"rules\": [{\"id\": \"wrong-lane\", \"name\": \"WrongLane\", \"short_description\": "
+           "\"lanes differ\"}],%s",
+           u + 1);
+  r = load_text(v, err, sizeof err);
+  if (!r) fail_msg("%s", err);
+  tc_report rep;
+  tc_report_init(&rep);
+  tc_rules_describe(r, &rep);
+  int found = 0;
+  for (size_t i = 0; i < rep.n_rules; i++)
+    if (strcmp(rep.rules[i].id, "wrong-lane") == 0) found = 1;
+  assert_true(found);
+  tc_report_free(&rep);
+  tc_rules_free(r);
+  free(t);
+  free(u);
+  free(v);
+}
+
+static void test_missing_file(void **state) {
+  (void)state;
+  char err[512];
+  const char *p = "/nonexistent/rules.json";
+  assert_null(tc_rules_load(&p, 1, err, sizeof err));
+  assert_non_null(strstr(err, "/nonexistent/rules.json"));
+}
+
+static void test_merge_files(void **state) {
+  (void)state;
+  char err[512];
+  char *base = with_functions("{\"f\": {\"result\": {\"tensor\": {\"like_arg\": 0}}}}");
+  const char *extra =
+      "{\"tagcheck_rules\": 1, \"backends\": [{\"name\": \"npu\", \"value\": 7}],\n"
+      " \"functions\": {\"f\": {\"params\": 1}, \"g\": {\"result\": {\"device\": "
+      "{\"backend\": \"npu\", \"ordinal\": 0}}}}}\n";
+  char *p1 = eh_write_temp("base.json", base);
+  char *p2 = eh_write_temp("extra.json", extra);
+  const char *paths[2] = {p1, p2};
+  tc_rules *r = tc_rules_load(paths, 2, err, sizeof err);
+  if (!r) fail_msg("%s", err);
+  assert_int_equal(r->n_backends, 3);
+  assert_int_equal(tc_rules_find(r, "f")->result.what, TC_RES_NONE); /* overridden */
+  assert_int_equal(tc_rules_find(r, "g")->result.backend, tc_rules_backend_by_name(r, "npu"));
+  tc_rules_free(r);
+  /* a conflicting backend value names the second file */
+  const char *bad = "{\"tagcheck_rules\": 1, \"backends\": [{\"name\": \"acc\", \"value\": 9}]}";
+  char *p3 = eh_write_temp("bad.json", bad);
+  paths[1] = p3;
+  assert_null(tc_rules_load(paths, 2, err, sizeof err));
+  assert_non_null(strstr(err, "bad.json:1:"));
+  eh_remove(p1);
+  eh_remove(p2);
+  eh_remove(p3);
+  free(base);
+}
+
+/* The last ```json block of docs/rules.md is a complete rules file. */
+static void test_docs_example(void **state) {
+  (void)state;
+  FILE *f = fopen(TC_TEST_SOURCE_DIR "/docs/rules.md", "r");
+  assert_non_null(f);
+  static char doc[1 << 16];
+  size_t n = fread(doc, 1, sizeof doc - 1, f);
+  fclose(f);
+  doc[n] = '\0';
+  char *start = NULL;
+  for (char *p = strstr(doc, "```json\n"); p; p = strstr(p + 1, "```json\n")) start = p + 8;
+  assert_non_null(start);
+  char *end = strstr(start, "```");
+  assert_non_null(end);
+  *end = '\0';
+  char err[512];
+  tc_rules *r = tc_rules_load_string(start, "rules.md", err, sizeof err);
+  if (!r) fail_msg("docs/rules.md example: %s", err);
+  assert_non_null(tc_rules_find(r, "nt_dot"));
+  assert_non_null(tc_rules_find(r, "nt_gpu"));
+  tc_rules_free(r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_bundled_rules),   cmocka_unit_test(test_syntax_error_position),
+      cmocka_unit_test(test_unknown_key),     cmocka_unit_test(test_semantic_errors),
+      cmocka_unit_test(test_rule_ids),        cmocka_unit_test(test_missing_file),
+      cmocka_unit_test(test_merge_files),     cmocka_unit_test(test_docs_example),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
