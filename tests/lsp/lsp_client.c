@@ -194,10 +194,12 @@ static int matches_take(const cJSON *m, const char *method, const char *uri, int
 const cJSON *lsp_client_take(lsp_client *c, const char *method, const char *uri, int version,
                              int timeout_ms) {
   cJSON *m;
-  cJSON_ArrayForEach(m, c->seen) if (matches_take(m, method, uri, version)) {
+  cJSON_ArrayForEach(m, c->seen) {
+    if (matches_take(m, method, uri, version)) {
       cJSON_AddTrueToObject(m, "_taken");
       return m;
     }
+  }
   double deadline = lsp_client_now_ms() + timeout_ms;
   for (;;) {
     double left = deadline - lsp_client_now_ms();
@@ -213,7 +215,9 @@ const cJSON *lsp_client_take(lsp_client *c, const char *method, const char *uri,
 int lsp_client_count(const lsp_client *c, const char *method, const char *uri) {
   int n = 0;
   const cJSON *m;
-  cJSON_ArrayForEach(m, c->seen) n += is_method(m, method, uri);
+  cJSON_ArrayForEach(m, c->seen) {
+    n += is_method(m, method, uri);
+  }
   return n;
 }
 

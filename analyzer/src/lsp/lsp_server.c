@@ -87,7 +87,9 @@ static void send_message(lsp_server *s, int show, int type, const char *fmt, ...
 
 static int contains_equal(const cJSON *array, const cJSON *item) {
   const cJSON *x;
-  cJSON_ArrayForEach(x, array) if (cJSON_Compare(x, item, 1)) return 1;
+  cJSON_ArrayForEach(x, array) {
+    if (cJSON_Compare(x, item, 1)) return 1;
+  }
   return 0;
 }
 
@@ -101,8 +103,9 @@ static void publish_target(lsp_server *s, const char *uri) {
   for (size_t i = 0; i < s->docs.n; i++) {
     const cJSON *mine = cJSON_GetObjectItemCaseSensitive(s->docs.items[i]->published, uri);
     const cJSON *d;
-    cJSON_ArrayForEach(d, mine) if (!contains_equal(all, d))
-        cJSON_AddItemToArray(all, cJSON_Duplicate(d, 1));
+    cJSON_ArrayForEach(d, mine) {
+      if (!contains_equal(all, d)) cJSON_AddItemToArray(all, cJSON_Duplicate(d, 1));
+    }
   }
   send_body(s, tc_lsp_notification("textDocument/publishDiagnostics", params));
 }
@@ -111,9 +114,12 @@ static void publish_target(lsp_server *s, const char *uri) {
    findings went away are cleared). */
 static void publish_changes(lsp_server *s, const cJSON *old, const cJSON *current) {
   const cJSON *t;
-  cJSON_ArrayForEach(t, current) publish_target(s, t->string);
-  cJSON_ArrayForEach(t, old) if (!cJSON_GetObjectItemCaseSensitive(current, t->string))
-      publish_target(s, t->string);
+  cJSON_ArrayForEach(t, current) {
+    publish_target(s, t->string);
+  }
+  cJSON_ArrayForEach(t, old) {
+    if (!cJSON_GetObjectItemCaseSensitive(current, t->string)) publish_target(s, t->string);
+  }
 }
 
 /* ---- analysis ---- */
@@ -192,7 +198,9 @@ static const char *get_string(const cJSON *o, const char *key) {
 
 static int array_has_string(const cJSON *a, const char *s) {
   const cJSON *x;
-  cJSON_ArrayForEach(x, a) if (cJSON_IsString(x) && strcmp(x->valuestring, s) == 0) return 1;
+  cJSON_ArrayForEach(x, a) {
+    if (cJSON_IsString(x) && strcmp(x->valuestring, s) == 0) return 1;
+  }
   return 0;
 }
 
