@@ -250,7 +250,7 @@ static int place_impl(lw_fn *fn, CXCursor e, lw_place *out) {
 }
 
 int lw_place_of(lw_fn *fn, CXCursor e, lw_place *out) {
-  if (fn->depth >= LW_MAX_DEPTH) return 0;
+  if (lw_too_deep(fn)) return 0;
   fn->depth++;
   int ok = place_impl(fn, e, out);
   fn->depth--;
@@ -837,7 +837,7 @@ static tc_opnd expr_impl(lw_fn *fn, CXCursor e, lw_mode mode) {
 }
 
 tc_opnd lw_expr(lw_fn *fn, CXCursor e, lw_mode mode) {
-  if (fn->depth >= LW_MAX_DEPTH) return lw_opnd_unknown((tc_type){0});
+  if (lw_too_deep(fn)) return lw_opnd_unknown((tc_type){0});
   fn->depth++;
   tc_opnd r = expr_impl(fn, e, mode);
   fn->depth--;
@@ -846,7 +846,7 @@ tc_opnd lw_expr(lw_fn *fn, CXCursor e, lw_mode mode) {
 
 void lw_expr_into(lw_fn *fn, CXCursor e, const lw_place *dst) {
   CXCursor s = lw_strip(e);
-  if (fn->depth < LW_MAX_DEPTH) {
+  if (!lw_too_deep(fn)) {
     switch ((int)clang_getCursorKind(s)) {
     case CXCursor_CallExpr:
       fn->depth++;
@@ -988,7 +988,7 @@ static void cond_impl(lw_fn *fn, CXCursor e, uint32_t t, uint32_t f) {
 }
 
 void lw_cond(lw_fn *fn, CXCursor e, uint32_t t, uint32_t f) {
-  if (fn->depth >= LW_MAX_DEPTH) {
+  if (lw_too_deep(fn)) {
     lw_branch(fn, lw_opnd_unknown((tc_type){0}), t, f, (tc_srcloc){0});
     return;
   }

@@ -253,7 +253,7 @@ static void aggregate(lw_fn *fn, const lw_place *dst, CXCursor at) {
 }
 
 void lw_init(lw_fn *fn, CXCursor init, const lw_place *dst) {
-  if (fn->depth >= LW_MAX_DEPTH) return;
+  if (lw_too_deep(fn)) return;
   fn->depth++;
   CXCursor s = lw_strip(init);
   switch ((int)clang_getCursorKind(s)) {

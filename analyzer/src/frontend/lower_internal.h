@@ -15,9 +15,12 @@
 /* Switches over libclang's enums switch on (int) values: the build's -Werror=switch-enum would
    otherwise demand a case for each of libclang's hundreds of kinds. */
 #define LW_NONE UINT32_MAX
-/* Nesting deeper than this (statements and expressions together) is not lowered: the rest of
-   the subtree becomes unknown. Worker threads get stacks large enough for it (parse.c). */
+/* Nesting deeper than this (statements and expressions together), or deeper than the thread's
+   stack allows (less than LW_STACK_RESERVE left), is not lowered: the rest of the subtree
+   becomes unknown. Worker threads get 64 MiB stacks (driver/jobs.c), so only absurd code hits
+   either bound there. */
 #define LW_MAX_DEPTH 1500
+#define LW_STACK_RESERVE (512 * 1024)
 
 /* ---- small containers ---- */
 
@@ -112,6 +115,7 @@ typedef struct lw_unit {
   uint32_t n_globals, cap_globals;
   lw_pmap global_seen; /* USR sym → index into globals */
   lw_fn *ginit;        /* the unit's __tc_global_init builder, created on demand */
+  uintptr_t stack_floor; /* lowering stops descending below this stack address (0: no check) */
   int oom;
 } lw_unit;
 
@@ -171,6 +175,10 @@ typedef struct lw_place {
 } lw_place;
 
 /* ---- lower_util.c: memory, types, locations, text, constants ---- */
+/* The stack address under which recursion must stop on this thread (0 if unknown). */
+uintptr_t lw_stack_floor(void);
+/* Whether fn's lowering is too deep to descend further (depth or stack). */
+int lw_too_deep(const lw_fn *fn);
 void *lw_grow(lw_unit *u, void *arr, uint32_t *cap, uint32_t need, size_t elem);
 void *lw_alloc(lw_unit *u, size_t bytes); /* arena, zeroed */
 tc_sym lw_intern_cx(lw_unit *u, CXString s); /* disposes s */

@@ -452,7 +452,7 @@ static void stmt_impl(lw_fn *fn, CXCursor s) {
 }
 
 void lw_stmt(lw_fn *fn, CXCursor s) {
-  if (fn->depth >= LW_MAX_DEPTH) return;
+  if (lw_too_deep(fn)) return;
   fn->depth++;
   stmt_impl(fn, s);
   fn->depth--;

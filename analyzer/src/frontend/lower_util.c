@@ -5,10 +5,30 @@
 #include "frontend/lower_internal.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* ---- stack depth ---- */
+
+uintptr_t lw_stack_floor(void) {
+  pthread_attr_t attr;
+  void *addr = NULL;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
+  int ok = pthread_attr_getstack(&attr, &addr, &size) == 0;
+  pthread_attr_destroy(&attr);
+  if (!ok || !addr || size <= 2 * LW_STACK_RESERVE) return 0;
+  return (uintptr_t)addr + LW_STACK_RESERVE; /* the stack grows down towards addr */
+}
+
+int lw_too_deep(const lw_fn *fn) {
+  if (fn->depth >= LW_MAX_DEPTH) return 1;
+  uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+  return fn->u->stack_floor && sp < fn->u->stack_floor;
+}
 
 /* ---- memory ---- */
 
