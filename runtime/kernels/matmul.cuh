@@ -8,12 +8,22 @@
 #include "kargs.h"
 #include "kdefs.h"
 
-#if defined(DT_K_CUDA)
+#if defined(DT_K_CUDA) /* (overridable with -D, to compare tilings in bench/cuda) */
+#ifndef DT_K_MMF_BM
 #define DT_K_MMF_BM 128
+#endif
+#ifndef DT_K_MMF_BN
 #define DT_K_MMF_BN 128
+#endif
+#ifndef DT_K_MMF_BK
 #define DT_K_MMF_BK 8
+#endif
+#ifndef DT_K_MMF_TM
 #define DT_K_MMF_TM 8
+#endif
+#ifndef DT_K_MMF_TN
 #define DT_K_MMF_TN 8
+#endif
 #define DT_K_MMF_SPLIT 1
 #ifndef DT_K_MMF_MIN_BLOCKS
 #define DT_K_MMF_MIN_BLOCKS 2
