@@ -44,11 +44,13 @@ static void collect_dir(tcase *c, const char *dir) {
   if (!d) return;
   struct dirent *de;
   while ((de = readdir(d))) {
-    char p[4096];
-    snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+    size_t len = strlen(dir) + strlen(de->d_name) + 2;
+    char *p = malloc(len);
+    snprintf(p, len, "%s/%s", dir, de->d_name);
     if (ends_with(de->d_name, ".c")) push(&c->files, &c->n_files, p);
     if (ends_with(de->d_name, ".c") || ends_with(de->d_name, ".h"))
       push(&c->annot, &c->n_annot, p);
+    free(p);
   }
   closedir(d);
   qsort(c->files, c->n_files, sizeof *c->files, cmp_str);
@@ -109,12 +111,16 @@ int main(void) {
   struct CMUnitTest *tests = calloc(n_names ? n_names : 1, sizeof *tests);
   size_t n = 0;
   for (size_t i = 0; i < n_names; i++) {
-    char p[4096];
-    snprintf(p, sizeof p, "%s/%s", TC_ENGINE_CASES_DIR, names[i]);
+    size_t len = strlen(TC_ENGINE_CASES_DIR) + strlen(names[i]) + 2;
+    char *p = malloc(len);
+    snprintf(p, len, "%s/%s", TC_ENGINE_CASES_DIR, names[i]);
     struct stat st;
-    if (stat(p, &st)) continue;
+    if (stat(p, &st)) {
+      free(p);
+      continue;
+    }
     tcase *c = &cases[n];
-    c->path = strdup(p);
+    c->path = p;
     if (S_ISDIR(st.st_mode)) {
       collect_dir(c, p);
     } else if (ends_with(p, ".c")) {

@@ -115,13 +115,13 @@ void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32
     outcome o = e->outs[i];
     /* the calls made below the replayed analysis, then the new context before them */
     uint32_t below = o.depth > depth ? o.depth - depth : 0;
-    const chain_node *oc = &e->chains[o.chain];
+    const chain_node oc = e->chains[o.chain]; /* a copy: interning may move the array */
     uint32_t nc = to_chain;
-    if (below >= oc->n && oc->n == CHAIN_K) {
+    if (below >= oc.n && oc.n == CHAIN_K) {
       nc = o.chain;
     } else {
-      uint32_t from = below < oc->n ? oc->n - below : 0;
-      for (uint32_t k = from; k < oc->n; k++) nc = chain_intern(e, nc, oc->call[k], oc->callee[k]);
+      uint32_t from = below < oc.n ? oc.n - below : 0;
+      for (uint32_t k = from; k < oc.n; k++) nc = chain_intern(e, nc, oc.call[k], oc.callee[k]);
     }
     outcome *x = slot_for(e, nc, o.fn, o.insn, e->depth + below);
     if (!x) return;
