@@ -161,6 +161,8 @@ static void test_paths_and_pointers(void **state) {
                "  (&local)->dev.ordinal = 1;\n"
                "  dt_tensor **q = &*out;\n"
                "  dt_cat(2, out, 0);\n"
+               "  dt_tensor **next = out + i;\n"
+               "  next++;\n"
                "  (void)q;\n"
                "}\n",
                &u),
@@ -200,6 +202,24 @@ static void test_paths_and_pointers(void **state) {
   const tc_insn *q = fe_write_to(p, fn, TC_I_ASSIGN, "q.2", 0);
   assert_int_equal(q->a.kind, TC_OPND_PATH);
   assert_string_equal(fmt_opnd_path(&u, fn, &q->a, buf, sizeof buf), "out");
+  /* pointer + integer stays an addition on the pointer (the engine walks the array) */
+  const tc_insn *nx = fe_write_to(p, fn, TC_I_ASSIGN, "next.3", 0);
+  assert_non_null(nx);
+  assert_int_equal(nx->a.kind, TC_OPND_PATH);
+  const tc_insn *padd = NULL;
+  for (uint32_t bi = 0; bi < fn->n_blocks && !padd; bi++)
+    for (uint32_t k = 0; k < fn->blocks[bi].n_insns; k++)
+      if (fn->blocks[bi].insns[k].kind == TC_I_BINOP && fn->blocks[bi].insns[k].has_dst &&
+          fn->blocks[bi].insns[k].dst.root == TC_ROOT_TEMP &&
+          fn->blocks[bi].insns[k].dst_type.cls == TC_TY_POINTER)
+        padd = &fn->blocks[bi].insns[k];
+  assert_non_null(padd);
+  assert_int_equal(padd->opc, TC_OPC_ADD);
+  assert_string_equal(fmt_opnd_path(&u, fn, &padd->a, buf, sizeof buf), "out");
+  assert_int_equal(padd->b.kind, TC_OPND_PATH); /* i */
+  const tc_insn *step = fe_write_to(p, fn, TC_I_BINOP, "next.3", 0);
+  assert_non_null(step);
+  assert_int_equal(step->b.ival, 1);
   /* types */
   const tc_insn *cat = fe_call(p, fn, "dt_cat", 0);
   assert_int_equal(cat->args[1].type.cls, TC_TY_POINTER);

@@ -390,7 +390,20 @@ static tc_opnd arith(lw_fn *fn, CXCursor e, tc_opcode op, tc_opnd a, tc_opnd b, 
   if (op == TC_OPC_NONE) return lw_opnd_unknown(ty);
   if (ty.cls == TC_TY_FLOAT || a.type.cls == TC_TY_FLOAT || b.type.cls == TC_TY_FLOAT)
     return lw_opnd_unknown(ty); /* float math is not modelled */
-  if (ty.cls != TC_TY_INT) return lw_opnd_unknown(ty); /* pointer arithmetic */
+  if (ty.cls == TC_TY_POINTER && (op == TC_OPC_ADD || op == TC_OPC_SUB) &&
+      (a.type.cls == TC_TY_INT || b.type.cls == TC_TY_INT)) {
+    /* pointer ± integer: kept as an addition, the engine moves along the array */
+    if (mode == LW_EFFECT) return none_opnd();
+    tc_insn *in = lw_emit(fn, TC_I_BINOP, lw_loc(fn->u, e));
+    in->opc = op;
+    in->a = a;
+    in->b = b;
+    in->has_dst = 1;
+    in->dst = lw_temp(fn);
+    in->dst_type = ty;
+    return lw_opnd_path(&in->dst, ty);
+  }
+  if (ty.cls != TC_TY_INT) return lw_opnd_unknown(ty); /* other pointer arithmetic */
   int is_cmp = is_comparison(op);
   if ((a.type.cls == TC_TY_POINTER || b.type.cls == TC_TY_POINTER) && !is_cmp)
     return lw_opnd_unknown(ty); /* pointer difference */
@@ -455,7 +468,9 @@ static tc_opnd assign_op(lw_fn *fn, CXCursor e, enum CXBinaryOperatorKind op, CX
   tc_opnd a = lw_opnd_path(&p.path, pty);
   tc_opnd b = lw_expr(fn, rhs, LW_VALUE);
   tc_opcode opc = binop_opcode(op);
-  if (pty.cls != TC_TY_INT || b.type.cls == TC_TY_FLOAT || opc == TC_OPC_NONE) {
+  int ptr_step = pty.cls == TC_TY_POINTER && b.type.cls == TC_TY_INT &&
+                 (opc == TC_OPC_ADD || opc == TC_OPC_SUB);
+  if ((pty.cls != TC_TY_INT && !ptr_step) || b.type.cls == TC_TY_FLOAT || opc == TC_OPC_NONE) {
     lw_assign(fn, &p.path, p.type, lw_opnd_unknown(pty), loc);
   } else {
     tc_insn *in = lw_emit(fn, TC_I_BINOP, loc);
@@ -547,11 +562,17 @@ static tc_opnd incdec(lw_fn *fn, CXCursor e, CXCursor operand, int inc, int post
     lw_assign(fn, &t, p.type, old, loc);
     old = lw_opnd_path(&t, ty);
   }
-  if (ty.cls == TC_TY_INT) {
+  if (ty.cls == TC_TY_INT || ty.cls == TC_TY_POINTER) { /* pointers step along their array */
     tc_insn *in = lw_emit(fn, TC_I_BINOP, loc);
     in->opc = inc ? TC_OPC_ADD : TC_OPC_SUB;
     in->a = lw_opnd_path(&p.path, ty);
-    in->b = lw_opnd_int(1, ty);
+    tc_type one_ty = ty;
+    if (ty.cls == TC_TY_POINTER) {
+      memset(&one_ty, 0, sizeof one_ty);
+      one_ty.cls = TC_TY_INT;
+      one_ty.name = tc_intern(fn->u->prog, "int");
+    }
+    in->b = lw_opnd_int(1, one_ty);
     in->has_dst = 1;
     in->dst = p.path;
     in->dst_type = ty;
