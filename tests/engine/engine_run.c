@@ -9,7 +9,10 @@
 
 int main(int argc, char **argv) {
   const char *unavail[8];
-  eh_opts o = {unavail, 0, 0, 0};
+  eh_opts o;
+  memset(&o, 0, sizeof o);
+  o.unavailable = unavail;
+  int timing = 0;
   const char *annot[256];
   size_t na = 0;
   const char *files[256];
@@ -20,6 +23,8 @@ int main(int argc, char **argv) {
       unavail[o.n_unavailable++] = argv[++i];
     else if (!strcmp(argv[i], "--check"))
       check = 1;
+    else if (!strcmp(argv[i], "--time"))
+      timing = 1;
     else if (!strcmp(argv[i], "--dump-ir"))
       o.dump_ir = 1;
     else if (!strcmp(argv[i], "--annot") && i + 1 < argc && na < 256)
@@ -48,6 +53,8 @@ int main(int argc, char **argv) {
         printf("    %s:%u:%u: note: %s\n", d->notes[k].loc.file, d->notes[k].loc.line,
                d->notes[k].loc.col, d->notes[k].message);
     }
+  if (timing)
+    fprintf(stderr, "parse+lower %.3f ms, analysis %.3f ms\n", o.parse_s * 1e3, o.analyze_s * 1e3);
   int rc = 0;
   if (check) {
     char msg[16384];

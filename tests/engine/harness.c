@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/engine.h"
@@ -12,8 +13,15 @@
 #include "frontend/parse.h"
 #include "ir/ir.h"
 
-int eh_analyze_files(const char *const *files, size_t n, const eh_opts *o, tc_report *out,
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int eh_analyze_files(const char *const *files, size_t n, eh_opts *o, tc_report *out,
                      char *err, size_t err_len) {
+  double t0 = now_s();
   int rc = -1;
   tc_program *prog = NULL;
   tc_rules *rules = NULL;
@@ -44,6 +52,12 @@ int eh_analyze_files(const char *const *files, size_t n, const eh_opts *o, tc_re
     tc_parse_result_free(&pr);
   }
   if (o && o->dump_ir) tc_ir_dump(prog, stdout);
+  double t1 = now_s();
+  if (o) o->parse_s = t1 - t0;
+  if (o && o->no_analysis) {
+    rc = 0;
+    goto done;
+  }
   const char *rp = TC_DEFAULT_RULES_BUILD;
   rules = tc_rules_load(&rp, 1, err, err_len);
   if (!rules) goto done;
@@ -58,6 +72,7 @@ int eh_analyze_files(const char *const *files, size_t n, const eh_opts *o, tc_re
     snprintf(err, err_len, "engine failed");
     goto done;
   }
+  if (o) o->analyze_s = now_s() - t1;
   rc = 0;
 done:
   tc_rules_free(rules);

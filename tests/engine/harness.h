@@ -13,11 +13,13 @@ typedef struct eh_opts {
   size_t n_unavailable;
   unsigned max_states;
   int dump_ir; /* print the lowered IR to stdout first */
+  int no_analysis; /* parse and lower only (to time the engine against the front end) */
+  double parse_s, analyze_s; /* out: seconds spent in each */
 } eh_opts;
 
 /* Parses and lowers every file (one program, linked together), then analyzes it. Findings
    are appended to out (initialized by the caller). Returns 0, or -1 with a reason in err. */
-int eh_analyze_files(const char *const *files, size_t n, const eh_opts *o, tc_report *out,
+int eh_analyze_files(const char *const *files, size_t n, eh_opts *o, tc_report *out,
                      char *err, size_t err_len);
 
 /* Writes `text` to a fresh temporary file named `name` in a fresh directory; returns its

@@ -82,7 +82,10 @@ static void run_case(void **state) {
   const char *un[4];
   size_t nu = unavailable_of(c, names);
   for (size_t i = 0; i < nu; i++) un[i] = names[i];
-  eh_opts o = {un, nu, 0, 0};
+  eh_opts o;
+  memset(&o, 0, sizeof o);
+  o.unavailable = un;
+  o.n_unavailable = nu;
   tc_report r;
   tc_report_init(&r);
   char err[1024] = "";

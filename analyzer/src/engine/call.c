@@ -10,6 +10,8 @@
 
 #define CALL_MAX_DEPTH 40
 #define PROV_SENSITIVE_CONTEXTS 8
+/* Analyses of a function entered again while it is already being analyzed (recursion). */
+#define RECURSIVE_CONTEXTS 16
 
 fninfo *fn_lookup(tc_eng *e, tc_sym usr, tc_sym name) {
   uint32_t idx;
@@ -279,7 +281,8 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
   if (m) {
     free(k.w);
     if (m->chain != chain) outcomes_replay(e, m->out_begin, m->out_end, m->depth, chain);
-  } else if (memo_count(callee) >= e->max_contexts) {
+  } else if (memo_count(callee) >= e->max_contexts ||
+             (inst > 0 && callee->n_recursive >= RECURSIVE_CONTEXTS)) {
     free(k.w);
     unknown_instead(f, entry, in, callee, inst, out);
     return;
@@ -317,6 +320,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     e->slice_begin = saved_slice;
     e->cur_chain = saved_chain;
     callee->n_fresh++;
+    if (inst > 0) callee->n_recursive++;
     callee->analyzed = 1;
     m->out_end = e->n_outs;
     if (rc < 0) {

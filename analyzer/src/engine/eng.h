@@ -252,6 +252,7 @@ typedef struct fninfo {
   int analyzed;
   int too_costly;
   uint32_t n_fresh; /* analyses run */
+  uint32_t n_recursive; /* of which while it was already being analyzed */
   memo_entry *memo;
 } fninfo;
 
@@ -388,7 +389,7 @@ typedef struct frame {
 } frame;
 
 /* A frame's locations are keyed by function and activation. */
-#define MAX_INSTANCES 8u
+#define MAX_INSTANCES 4u
 #define FRAME_KEY(idx, inst) ((uint32_t)(idx) | ((uint32_t)(inst) << 24))
 #define FRAME_INST(a) ((uint32_t)(a) >> 24)
 
