@@ -779,6 +779,56 @@ static void apply_result(call_ctx *c) {
   }
 }
 
+/* The object a pointer argument designates, or 0 (unknown, or inside an array). */
+static uint32_t pointee_of(call_ctx *c, int argi) {
+  const tc_opnd *o = arg_of(c, argi);
+  if (!o) return 0;
+  aval v = mem_eval(c->f, c->s, o, NULL);
+  if (v.k != AV_ADDR || (v.i != IDX_NONE && v.i != 0)) return 0;
+  return v.loc;
+}
+
+static void havoc_arg(call_ctx *c, int argi) {
+  const tc_opnd *o = arg_of(c, argi);
+  if (!o) return;
+  aval v = mem_eval(c->f, c->s, o, NULL);
+  ptset pts;
+  av_targets(c->f->e, &v, &pts);
+  for (uint32_t i = 0; i < pts.n; i++) mem_havoc_reachable(c->f->e, c->s, pts.loc[i]);
+}
+
+static void apply_effects(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  for (size_t i = 0; i < c->fn->n_effects; i++) {
+    const tc_effect *ef = &c->fn->effects[i];
+    switch (ef->kind) {
+      case TC_EFFECT_COPY: {
+        uint32_t to = pointee_of(c, ef->arg), from = pointee_of(c, ef->arg2);
+        if (to && from)
+          mem_copy_subtree(e, c->s, to, from, 0, NULL);
+        else
+          havoc_arg(c, ef->arg);
+        break;
+      }
+      case TC_EFFECT_FILL: {
+        uint32_t to = pointee_of(c, ef->arg);
+        const tc_opnd *vo = arg_of(c, ef->arg2);
+        aval v = vo ? mem_eval(c->f, c->s, vo, NULL) : av_top();
+        if (to && v.k == AV_INT && v.i == 0) {
+          aval z = av_make(AV_INT, 0);
+          mem_write(e, c->s, to, &z, 0);
+        } else {
+          havoc_arg(c, ef->arg);
+        }
+        break;
+      }
+      case TC_EFFECT_WRITES:
+        havoc_arg(c, ef->arg);
+        break;
+    }
+  }
+}
+
 void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
   tc_eng *e = f->e;
   call_ctx c;
@@ -812,6 +862,7 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
     }
     outcome_record(e, f->fi->idx, in, -1, 0);
   }
+  apply_effects(&c);
   apply_result(&c);
   if (c.poisoned) write_value(&c, &poison);
 }

@@ -787,10 +787,15 @@ static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params
   return -1;
 }
 
+static void free_checks(tc_check *c, size_t n) {
+  for (size_t i = 0; i < n; i++) free(c[i].accept);
+  free(c);
+}
+
 static tc_api_fn *new_fn(tc_rules *r, const char *name) {
   for (size_t i = 0; i < r->n_fns; i++)
     if (strcmp(r->fns[i].name, name) == 0) { /* a later file overrides */
-      free(r->fns[i].checks);
+      free_checks(r->fns[i].checks, r->fns[i].n_checks);
       r->fns[i].checks = NULL;
       r->fns[i].n_checks = 0;
       return &r->fns[i];
@@ -808,13 +813,40 @@ static tc_api_fn *new_fn(tc_rules *r, const char *name) {
   return f->name ? f : NULL;
 }
 
-static void free_checks(tc_check *c, size_t n) {
-  for (size_t i = 0; i < n; i++) free(c[i].accept);
-  free(c);
+static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_effect *out) {
+  memset(out, 0, sizeof *out);
+  if (!cJSON_IsObject(ef) || !ef->child || ef->child->next || !cJSON_IsObject(ef->child)) {
+    fail_at(L, at, "an effect is an object with one of \"copy\", \"fill\", \"writes\"");
+    return -1;
+  }
+  const cJSON *body = ef->child;
+  size_t bat = find_key(L->text, at, body->string);
+  if (strcmp(body->string, "copy") == 0) {
+    static const char *const k[] = {"to_arg", "from_arg", NULL};
+    out->kind = TC_EFFECT_COPY;
+    if (only_keys(L, body, bat, "a \"copy\" effect", k)) return -1;
+    if (get_arg(L, body, "to_arg", bat, n_params, 1, &out->arg) < 0) return -1;
+    return get_arg(L, body, "from_arg", bat, n_params, 1, &out->arg2) < 0 ? -1 : 0;
+  }
+  if (strcmp(body->string, "fill") == 0) {
+    static const char *const k[] = {"arg", "value_arg", NULL};
+    out->kind = TC_EFFECT_FILL;
+    if (only_keys(L, body, bat, "a \"fill\" effect", k)) return -1;
+    if (get_arg(L, body, "arg", bat, n_params, 1, &out->arg) < 0) return -1;
+    return get_arg(L, body, "value_arg", bat, n_params, 1, &out->arg2) < 0 ? -1 : 0;
+  }
+  if (strcmp(body->string, "writes") == 0) {
+    static const char *const k[] = {"arg", NULL};
+    out->kind = TC_EFFECT_WRITES;
+    if (only_keys(L, body, bat, "a \"writes\" effect", k)) return -1;
+    return get_arg(L, body, "arg", bat, n_params, 1, &out->arg) < 0 ? -1 : 0;
+  }
+  fail_at(L, bat, "unknown effect \"%s\" (expected copy, fill or writes)", body->string);
+  return -1;
 }
 
 static int parse_fn(loader *L, const cJSON *fo, const char *section, int api) {
-  static const char *const k[] = {"params", "checks", "result", "description", NULL};
+  static const char *const k[] = {"params", "checks", "result", "effects", "description", NULL};
   size_t at = locate(L, section, fo->string, NULL);
   if (!cJSON_IsObject(fo)) {
     fail_at(L, at, "function \"%s\" must be described by an object", fo->string);
@@ -852,11 +884,39 @@ static int parse_fn(loader *L, const cJSON *fo, const char *section, int api) {
     free_checks(checks, n_checks);
     return -1;
   }
+  tc_effect *effects = NULL;
+  size_t n_effects = 0;
+  const cJSON *el = cJSON_GetObjectItemCaseSensitive(fo, "effects");
+  if (el) {
+    size_t eat = find_key(L->text, at, "effects");
+    if (!cJSON_IsArray(el)) {
+      fail_at(L, eat, "\"effects\" must be a list of effects");
+      free_checks(checks, n_checks);
+      return -1;
+    }
+    n_effects = (size_t)cJSON_GetArraySize(el);
+    effects = calloc(n_effects ? n_effects : 1, sizeof *effects);
+    size_t i = 0;
+    for (const cJSON *x = el->child; effects && x; x = x->next, i++)
+      if (parse_effect(L, x, eat, n_params, &effects[i])) {
+        free(effects);
+        free_checks(checks, n_checks);
+        return -1;
+      }
+    if (!effects) {
+      free_checks(checks, n_checks);
+      return -1;
+    }
+  }
   tc_api_fn *f = new_fn(L->r, fo->string);
   if (!f) {
+    free(effects);
     free_checks(checks, n_checks);
     return -1;
   }
+  free(f->effects);
+  f->effects = effects;
+  f->n_effects = n_effects;
   f->checks = checks;
   f->n_checks = n_checks;
   f->result = res;
@@ -1003,6 +1063,13 @@ static int add_twins(tc_rules *r, const twin_spec *tw) {
       f->leading_args = tw->leading;
       f->n_params = src->n_params >= 0 ? src->n_params + tw->leading : -1;
       f->result = src->result;
+      f->n_effects = src->n_effects;
+      f->effects = calloc(src->n_effects ? src->n_effects : 1, sizeof *f->effects);
+      if (!f->effects) {
+        free(tn);
+        return -1;
+      }
+      if (src->n_effects) memcpy(f->effects, src->effects, src->n_effects * sizeof *f->effects);
       f->n_checks = src->n_checks;
       f->checks = calloc(src->n_checks ? src->n_checks : 1, sizeof *f->checks);
       if (!f->checks) {
@@ -1211,6 +1278,7 @@ void tc_rules_free(tc_rules *r) {
   for (int i = 0; i < TC_MSG_COUNT; i++) free(r->messages[i]);
   for (size_t i = 0; i < r->n_fns; i++) {
     free(r->fns[i].name);
+    free(r->fns[i].effects);
     free_checks(r->fns[i].checks, r->fns[i].n_checks);
   }
   free(r->fns);

@@ -107,6 +107,19 @@ typedef struct tc_result_spec {
   int strip_autodiff; /* TENSOR: the result is on the inner (plain) device */
 } tc_result_spec;
 
+/* What a function does to memory through its pointer arguments. */
+typedef enum tc_effect_kind {
+  TC_EFFECT_COPY = 1, /* *to_arg := *from_arg (memcpy) */
+  TC_EFFECT_FILL,     /* every byte of *arg := value_arg (memset): zero, else unknown */
+  TC_EFFECT_WRITES    /* *arg and what it reaches become unknown */
+} tc_effect_kind;
+
+typedef struct tc_effect {
+  tc_effect_kind kind;
+  int arg;  /* COPY: to; FILL, WRITES: the pointer */
+  int arg2; /* COPY: from; FILL: the value */
+} tc_effect;
+
 typedef struct tc_api_fn {
   char *name;
   int leading_args; /* call-site twins: extra leading args (file, line) to skip */
@@ -114,6 +127,8 @@ typedef struct tc_api_fn {
   tc_check *checks;
   size_t n_checks;
   tc_result_spec result;
+  tc_effect *effects;
+  size_t n_effects;
   int api;          /* 1: an API function (its calls are checked); 0: a library model */
 } tc_api_fn;
 
