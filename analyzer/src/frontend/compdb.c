@@ -17,6 +17,12 @@
 #ifndef TC_CLANG_RESOURCE_DIR
 #define TC_CLANG_RESOURCE_DIR ""
 #endif
+#ifndef TC_DT_INCLUDE_INSTALLED
+#define TC_DT_INCLUDE_INSTALLED ""
+#endif
+#ifndef TC_DT_INCLUDE_BUILD
+#define TC_DT_INCLUDE_BUILD ""
+#endif
 
 /* ---- string vectors ---- */
 
@@ -168,6 +174,7 @@ int tc_shell_split(const char *cmd, char ***argv_out, size_t *argc_out) {
 }
 
 /* ---- filtering ---- */
+/* (the dt headers' directory is added last: see tc_filter_args) */
 
 static int in_list(const char *s, const char *const *list, size_t n) {
   for (size_t i = 0; i < n; i++)
@@ -366,6 +373,18 @@ int tc_filter_args(const char *const *in, size_t n, int has_compiler, const char
   }
   sv_push(&sv, "-D__TAGCHECK__=1");
   sv_push(&sv, "-w"); /* warnings are not reported: errors still are */
+  /* <dt/dt.h> is found even when the unit's flags do not say where: searched after every
+     directory the unit names, so a project's own copy wins */
+  const char *dt_dirs[] = {TC_DT_INCLUDE_INSTALLED, TC_DT_INCLUDE_BUILD};
+  for (size_t k = 0; k < 2; k++) {
+    if (!dt_dirs[k][0]) continue;
+    char probe[4096];
+    snprintf(probe, sizeof probe, "%s/dt/dt.h", dt_dirs[k]);
+    if (access(probe, R_OK) != 0) continue;
+    sv_push(&sv, "-idirafter");
+    sv_push(&sv, dt_dirs[k]);
+    break;
+  }
   if (sv.oom) {
     sv_free(&sv);
     return -1;
