@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "dt/fingerprint.h"
@@ -379,7 +380,13 @@ static void write_rules(jbuf *b) {
     jb_puts(b, "\"id\": ");
     jb_string(b, r->id);
     jb_puts(b, ", \"name\": ");
-    jb_string(b, r->name);
+    /* SARIF wants a readable name that differs from the id ("shape" / "Shape" do not): the
+       same fix as tagcheck's rule metadata. */
+    jbuf name = {0};
+    jb_puts(&name, r->name);
+    if (strcasecmp(r->name, r->id) == 0) jb_puts(&name, "Rule");
+    jb_string(b, name.data ? name.data : r->name);
+    free(name.data);
     jb_puts(b, ", \"shortDescription\": {\"text\": ");
     jb_string(b, r->short_description);
     jb_puts(b, "}, \"fullDescription\": {\"text\": ");
@@ -403,6 +410,7 @@ static void write_rules(jbuf *b) {
 typedef struct result_info {
   const report_entry *e;
   char *abs_file; /* NULL without a site */
+  char *exe_rel;  /* without a site: the program's executable, below the root or absolute */
   char *rel_file; /* below the root, or NULL */
   char function[256];
   const char *line_text;
@@ -439,6 +447,13 @@ static void compute_fingerprints(result_info *infos, size_t n, dt_src_cache *src
       r->rel_file = r->abs_file ? below_root(r->abs_file) : NULL;
       r->line_text = r->abs_file ? dt__src_line(src, r->abs_file, r->e->line, &r->line_len) : NULL;
       if (r->abs_file) dt__src_function(src, r->abs_file, r->e->line, r->function, sizeof r->function);
+    } else {
+      char *exe = realpath("/proc/self/exe", NULL);
+      if (exe) {
+        r->exe_rel = below_root(exe);
+        if (!r->exe_rel) r->exe_rel = exe;
+        else free(exe);
+      }
     }
   }
   qsort(infos, n, sizeof *infos, cmp_results);
@@ -521,6 +536,19 @@ static void write_result(jbuf *b, const result_info *r) {
     free(step.data);
     jb_puts(b, "}}, \"executionOrder\": 1}]}]}]");
   }
+  if (!r->abs_file && r->exe_rel) {
+    /* A call through the plain function (no call site): GitHub needs a location, and the
+       program is all that is known. */
+    jb_puts(b, ", \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": \"");
+    if (r->exe_rel[0] != '/') {
+      jb_uri_path(b, r->exe_rel);
+      jb_puts(b, "\", \"uriBaseId\": \"%SRCROOT%\"}}}]");
+    } else {
+      jb_puts(b, "file://");
+      jb_uri_path(b, r->exe_rel);
+      jb_puts(b, "\"}}}]");
+    }
+  }
   jb_puts(b, ", \"partialFingerprints\": {\"" DT_FINGERPRINT_KEY "\": \"");
   jb_puts(b, r->fingerprint);
   jb_printf(b, "\"}, \"occurrenceCount\": %llu, \"properties\": {\"operation\": ", e->count);
@@ -585,6 +613,7 @@ static void write_log_locked(int aborting) {
   for (size_t i = 0; i < n; i++) {
     free(infos[i].abs_file);
     free(infos[i].rel_file);
+    free(infos[i].exe_rel);
   }
   free(infos);
   dt__src_free(&src);
