@@ -576,7 +576,12 @@ typedef struct fctx {
   frame fr;
   blist *in;
   wl w;
+  uint8_t *decided; /* per block: its branch was decided from constants for some state */
 } fctx;
+
+/* States a loop head with a constant bound keeps apart (so `for (d = 0; d < 2; d++)` runs
+   its body once per d) before it joins states that differ only in integers. */
+#define LOOP_UNROLL 8
 
 static void add_state(fctx *c, uint32_t b, astate st) {
   tc_eng *e = c->fr.e;
@@ -588,7 +593,8 @@ static void add_state(fctx *c, uint32_t b, astate st) {
       return;
     }
   size_t target = SIZE_MAX;
-  if (fi->loop_head[b]) {
+  int unroll = c->decided[b] && bl->n < LOOP_UNROLL && bl->n < e->max_states;
+  if (fi->loop_head[b] && !unroll) {
     for (size_t i = 0; i < bl->n && target == SIZE_MAX; i++) {
       int int_only = 0;
       state_distance(e, &bl->items[i].st, &st, &int_only, UINT32_MAX - 1);
@@ -674,6 +680,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
       aval v = mem_eval(&c->fr, &s, &t->cond, &single);
       int tr = truth_of(&s, &v);
       if (tr >= 0) {
+        c->decided[b] = 1;
         to_succ(c, b, t->succ[tr ? 0 : 1], s);
         return;
       }
@@ -785,10 +792,12 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
   c.fr.inst = inst;
   c.in = calloc(nb, sizeof *c.in);
   c.w.queued = calloc(nb, 1);
+  c.decided = calloc(nb, 1);
   c.w.rpo = fi->rpo;
-  if (!c.in || !c.w.queued) {
+  if (!c.in || !c.w.queued || !c.decided) {
     free(c.in);
     free(c.w.queued);
+    free(c.decided);
     state_release(e, &entry);
     e->oom = 1;
     return -1;
@@ -817,6 +826,7 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
   free(c.in);
   free(c.w.heap);
   free(c.w.queued);
+  free(c.decided);
   if (aborted) {
     slist_release(e, exits);
     return -1;
