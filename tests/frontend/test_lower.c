@@ -328,8 +328,10 @@ static void test_globals_and_statics(void **state) {
   const tc_function *gi = un->global_init;
   assert_non_null(gi);
   assert_string_equal(tc_str(p, gi->name), "__tc_global_init");
-  char want[512];
-  snprintf(want, sizeof want, "@%s.ordinal", "c:t.c@g_dev");
+  /* a static's USR names its file by absolute path (two util.c must not collide) */
+  char gdev_usr[1200], want[1300];
+  snprintf(gdev_usr, sizeof gdev_usr, "c:%s@g_dev", u.path);
+  snprintf(want, sizeof want, "@%s.ordinal", gdev_usr);
   assert_int_equal(fe_write_to(p, gi, TC_I_ASSIGN, want, 0)->a.ival, 1);
   const tc_function *fn = must_func(&u, "counter");
   /* the static's initializer runs in the global init, its uses are GLOBAL roots */
@@ -343,7 +345,7 @@ static void test_globals_and_statics(void **state) {
   const tc_insn *asg = fe_write_to(p, fn, TC_I_ASSIGN, gbuf, 0);
   assert_non_null(asg);
   assert_int_equal(asg->a.path.root, TC_ROOT_GLOBAL);
-  assert_string_equal(tc_str(p, asg->a.path.id), "c:t.c@g_dev");
+  assert_string_equal(tc_str(p, asg->a.path.id), gdev_usr);
   fe_free(&u);
 }
 
@@ -461,6 +463,51 @@ static void test_headers(void **state) {
   fe_rmdir(dir);
 }
 
+/* Static functions of two files with the same base name stay apart; calls resolve to their
+   own file's function. */
+static void test_static_usrs(void **state) {
+  (void)state;
+  char dir[512], pa[1024], pb[1024];
+  fe_tmpdir(dir, sizeof dir);
+  const char *src = "static int norm(int x) { return x; }\nint api_%c(void) { return norm(1); }\n";
+  char text[256];
+  snprintf(text, sizeof text, src, 'a');
+  fe_write(dir, "a/util.c", text, pa, sizeof pa);
+  snprintf(text, sizeof text, src, 'b');
+  fe_write(dir, "b/util.c", text, pb, sizeof pb);
+  tc_parser *parser = tc_parser_new();
+  tc_program *all = tc_program_new();
+  const char *paths[2] = {pa, pb};
+  for (int i = 0; i < 2; i++) {
+    tc_compile_cmd cmd;
+    assert_int_equal(tc_compile_cmd_from_args(paths[i], NULL, 0, dir, &cmd), 0);
+    tc_parse_result r;
+    assert_int_equal(tc_parse_unit(parser, &cmd, NULL, 0, 0, &r), 0);
+    assert_int_equal(tc_program_merge(all, r.prog), 0);
+    r.prog = NULL;
+    tc_parse_result_free(&r);
+    tc_compile_cmd_free(&cmd);
+  }
+  const tc_unit *ua = &all->units[0], *ub = &all->units[1];
+  const tc_function *na = NULL, *nb = NULL, *aa = NULL, *ab = NULL;
+  for (uint32_t i = 0; i < ua->n_functions; i++) {
+    if (!strcmp(tc_str(all, ua->functions[i].name), "norm")) na = &ua->functions[i];
+    if (!strcmp(tc_str(all, ua->functions[i].name), "api_a")) aa = &ua->functions[i];
+  }
+  for (uint32_t i = 0; i < ub->n_functions; i++) {
+    if (!strcmp(tc_str(all, ub->functions[i].name), "norm")) nb = &ub->functions[i];
+    if (!strcmp(tc_str(all, ub->functions[i].name), "api_b")) ab = &ub->functions[i];
+  }
+  assert_true(na && nb && aa && ab);
+  assert_int_not_equal(na->usr, nb->usr);
+  assert_int_equal(fe_call(all, aa, "norm", 0)->callee.usr, na->usr);
+  assert_int_equal(fe_call(all, ab, "norm", 0)->callee.usr, nb->usr);
+  assert_non_null(strstr(tc_str(all, na->usr), "/a/util.c@"));
+  tc_program_free(all);
+  tc_parser_free(parser);
+  fe_rmdir(dir);
+}
+
 static void test_errors_still_lowered(void **state) {
   (void)state;
   fe_unit u;
@@ -496,6 +543,7 @@ int main(void) {
     cmocka_unit_test(test_globals_and_statics),
     cmocka_unit_test(test_indirect_macros_noreturn),
     cmocka_unit_test(test_headers),
+    cmocka_unit_test(test_static_usrs),
     cmocka_unit_test(test_errors_still_lowered),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

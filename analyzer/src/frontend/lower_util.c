@@ -434,11 +434,39 @@ int64_t lw_truncate(CXType t, int64_t v) {
 
 enum { DECL_USR = 1, DECL_NR_KNOWN = 2, DECL_NR = 4 };
 
+/* clang names entities without external linkage (static functions and variables, function-
+   local statics) by their file's base name: "c:util.c@F@norm". Two util.c in different folders
+   would collide across units, so the base name is replaced by the absolute path of the file
+   that first declares the entity (the same in every unit that sees it, headers included). */
+static tc_sym qualified_usr(lw_unit *u, CXCursor decl, const char *usr) {
+  const char *at = strchr(usr, '@');
+  if (strncmp(usr, "c:", 2) != 0 || !at || at == usr + 2) return tc_intern(u->prog, usr);
+  CXFile f = NULL;
+  clang_getFileLocation(clang_getCursorLocation(clang_getCanonicalCursor(decl)), &f, NULL, NULL,
+                        NULL);
+  if (!f) return tc_intern(u->prog, usr);
+  const char *path = tc_str(u->prog, file_of(u, f)->path);
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t seg = (size_t)(at - (usr + 2));
+  if (strlen(base) != seg || strncmp(base, usr + 2, seg) != 0) return tc_intern(u->prog, usr);
+  size_t n = 2 + strlen(path) + strlen(at) + 1;
+  char *q = malloc(n);
+  if (!q) out_of_memory();
+  snprintf(q, n, "c:%s%s", path, at);
+  tc_sym r = tc_intern(u->prog, q);
+  free(q);
+  return r;
+}
+
 tc_sym lw_decl_usr(lw_unit *u, CXCursor decl) {
   lw_cmap_entry *e = lw_cmap_put(&u->decls, decl, NULL);
   if (!e) out_of_memory();
   if (e->value & DECL_USR) return e->sym;
-  tc_sym usr = lw_intern_cx(u, clang_getCursorUSR(decl)); /* leaves u->decls alone */
+  CXString s = clang_getCursorUSR(decl);
+  const char *str = clang_getCString(s);
+  tc_sym usr = str && *str ? qualified_usr(u, decl, str) : 0; /* leaves u->decls alone */
+  clang_disposeString(s);
   e->sym = usr;
   e->value |= DECL_USR;
   return usr;
