@@ -65,11 +65,13 @@ typedef struct dt_k_runs_args {
   int64_t rows, run, src_pitch, dst_pitch;
 } dt_k_runs_args;
 
-/* c[m, n] = a[m, k] x b[k, n], row-major, contiguous. */
+/* c[m, n] = a[m, k] x b[k, n], row-major, contiguous. vec: k and n are multiples of the
+   kernel's load group and a, b are 16-byte aligned, so groups load whole (see matmul_tile.cuh). */
 typedef struct dt_k_matmul_args {
   const void *a, *b;
   void *c;
   int64_t m, n, k;
+  int vec;
 } dt_k_matmul_args;
 
 #endif /* DT_KERNELS_KARGS_H */

@@ -19,6 +19,9 @@
  * THREADS_BELOW(n) is a region in which only threads with THREAD_IDX_X < n work (the usual
  * `if (i < n)` guard); on sim it is a loop with that bound, which the C compiler vectorizes.
  *
+ * DT_K_LOAD16(dst, src) moves 16 aligned bytes of read-only input into a register array in
+ * one load (a vector load on both targets).
+ *
  * Kernels take one argument struct by value: KERNEL(name, ArgT, p) { ... p.field ... }
  * (KERNEL_BOUNDED adds CUDA's __launch_bounds__: threads per block, blocks per multiprocessor
  * to fit registers for). They are launched by the backend's DT_K_LAUNCH (see launch.h) with a 2-D grid of 1-D blocks. */
@@ -26,6 +29,7 @@
 #define DT_KERNELS_KDEFS_H
 
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__CUDACC__)
 
@@ -50,6 +54,14 @@
 #define PRIV(name) name
 #define UNROLL _Pragma("unroll")
 #define DT_K_ALIGNED(n) __align__(n)
+/* Copies 16 bytes from src (16-byte aligned, read-only during the kernel) to the registers
+   dst: one vector load. */
+template <typename T>
+__device__ __forceinline__ void dt_k_load16(T *dst, const T *src) {
+  const uint4 v = __ldg(reinterpret_cast<const uint4 *>(src));
+  memcpy(dst, &v, 16);
+}
+#define DT_K_LOAD16(dst, src) dt_k_load16((dst), (src))
 
 #else /* sim: plain C11 */
 
@@ -93,6 +105,7 @@ typedef void (*dt_kfn)(const dt_kctx *kctx, const void *args);
 #define PRIVATE(T, name, count, nthreads) T name[nthreads][count]
 #define PRIV(name) name[dt_tid_]
 #define DT_K_ALIGNED(n) _Alignas(n)
+#define DT_K_LOAD16(dst, src) memcpy((dst), (src), 16)
 #if defined(__clang__)
 #define UNROLL _Pragma("clang loop unroll(full)")
 #elif defined(__GNUC__)

@@ -384,11 +384,14 @@ static int dt_k_matmul(const dt_k_env *env, const dt_op_desc *op) {
   a.m = m;
   a.n = n;
   a.k = k;
+  const int aligned = (((uintptr_t)a.a | (uintptr_t)a.b) & 15) == 0;
   switch (op->kind) {
     case DT_FLOAT:
+      a.vec = aligned && k % DT_K_MMF_V == 0 && n % DT_K_MMF_V == 0;
       return DT_K_LAUNCH(env, dt_k_matmul_f32, a, dt_k_min(dt_k_cdiv(n, DT_K_MMF_BN), env->max_blocks),
                          dt_k_min(dt_k_cdiv(m, DT_K_MMF_BM), DT_K_GRID_Y_MAX), DT_K_MMF_THREADS);
     case DT_INT:
+      a.vec = aligned && k % DT_K_MMI_V == 0 && n % DT_K_MMI_V == 0;
       return DT_K_LAUNCH(env, dt_k_matmul_i64, a, dt_k_min(dt_k_cdiv(n, DT_K_MMI_BN), env->max_blocks),
                          dt_k_min(dt_k_cdiv(m, DT_K_MMI_BM), DT_K_GRID_Y_MAX), DT_K_MMI_THREADS);
     case DT_BOOL:

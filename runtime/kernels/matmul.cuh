@@ -51,6 +51,8 @@
 #define DT_K_MMI_TN 8
 #define DT_K_MMI_SPLIT 0
 #endif
+#define DT_K_MMF_V 4 /* floats per 16-byte load group */
+#define DT_K_MMI_V 2 /* int64s per 16-byte load group */
 #define DT_K_MMF_THREADS ((DT_K_MMF_BM / DT_K_MMF_TM) * (DT_K_MMF_BN / DT_K_MMF_TN))
 #define DT_K_MMI_THREADS ((DT_K_MMI_BM / DT_K_MMI_TM) * (DT_K_MMI_BN / DT_K_MMI_TN))
 
@@ -65,6 +67,7 @@
 #define MM_PAD 4
 #define MM_SPLIT DT_K_MMF_SPLIT
 #define MM_MIN_BLOCKS DT_K_MMF_MIN_BLOCKS
+#define MM_V DT_K_MMF_V
 #define MM_MAC(acc, a, b) ((acc) + (a) * (b))
 #include "matmul_tile.cuh"
 #undef MM_NAME
@@ -77,6 +80,7 @@
 #undef MM_PAD
 #undef MM_SPLIT
 #undef MM_MIN_BLOCKS
+#undef MM_V
 #undef MM_MAC
 
 /* int64: wrapping arithmetic (computed unsigned, no signed overflow) */
@@ -90,6 +94,7 @@
 #define MM_PAD 2
 #define MM_SPLIT DT_K_MMI_SPLIT
 #define MM_MIN_BLOCKS 1
+#define MM_V DT_K_MMI_V
 #define MM_MAC(acc, a, b) ((int64_t)((uint64_t)(acc) + (uint64_t)(a) * (uint64_t)(b)))
 #include "matmul_tile.cuh"
 #undef MM_NAME
@@ -102,6 +107,7 @@
 #undef MM_PAD
 #undef MM_SPLIT
 #undef MM_MIN_BLOCKS
+#undef MM_V
 #undef MM_MAC
 
 #endif /* DT_KERNELS_MATMUL_CUH */

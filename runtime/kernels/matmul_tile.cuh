@@ -1,10 +1,14 @@
 /* runtime/kernels/matmul_tile.cuh — the tiled matrix-product kernel, a template by inclusion:
  * matmul.cuh defines MM_NAME, MM_T, MM_BM, MM_BN, MM_BK, MM_TM, MM_TN, MM_PAD, MM_SPLIT,
- * MM_MIN_BLOCKS (blocks per GPU multiprocessor to fit registers for) and MM_MAC(acc, a, b), includes this file, and it defines kernel MM_NAME (dt_k_matmul_args).
+ * MM_MIN_BLOCKS (blocks per GPU multiprocessor to fit registers for), MM_V (elements of one
+ * 16-byte load group) and MM_MAC(acc, a, b), includes this file, and it defines kernel MM_NAME (dt_k_matmul_args).
  *
  * The block computes BM x BN tiles of C (grid-stride over tiles), walking K in steps of BK:
  *   - the A tile (BM x BK) is stored transposed in shared memory (As[k][m], rows padded by
  *     MM_PAD so the transposing stores avoid bank conflicts), the B tile as is (Bs[k][n]);
+ *   - global loads in groups of MM_V consecutive elements (along k for A, along n for B); when
+ *     p.vec says k and n are multiples of MM_V and the matrices 16-byte aligned, a group is
+ *     wholly inside or outside the matrix and aligned: one 16-byte load on a GPU, no checks;
  *   - double buffering: while computing on one shared buffer, every thread has already issued
  *     the global loads of the next tile into registers (ra, rb), and stores them into the other
  *     buffer afterwards: one barrier per K step;
@@ -41,31 +45,49 @@ KERNEL_BOUNDED(MM_NAME, MM_NT, MM_MIN_BLOCKS, dt_k_matmul_args, p) {
   const int64_t tiles_m = (M + MM_BM - 1) / MM_BM, tiles_n = (N + MM_BN - 1) / MM_BN;
   const int64_t ktiles = (K + MM_BK - 1) / MM_BK;
 
-/* Global loads of the K step starting at k0 into this thread's registers. */
-#define MM_LOAD(k0)                                                              \
-  do {                                                                           \
-    UNROLL for (int q = 0; q < MM_LA; ++q) {                                     \
-      const int64_t e = THREAD_IDX_X + (int64_t)q * MM_NT;                       \
-      const int64_t r = bm + e / MM_BK, kk = (k0) + e % MM_BK;                   \
-      PRIV(ra)[q] = (r < M && kk < K) ? A[r * K + kk] : (MM_T)0;                 \
-    }                                                                            \
-    UNROLL for (int q = 0; q < MM_LB; ++q) {                                     \
-      const int64_t e = THREAD_IDX_X + (int64_t)q * MM_NT;                       \
-      const int64_t kk = (k0) + e / MM_BN, c = bn + e % MM_BN;                   \
-      PRIV(rb)[q] = (kk < K && c < N) ? B[kk * N + c] : (MM_T)0;                 \
-    }                                                                            \
+/* Global loads of the K step starting at k0 into this thread's registers, a group at a time. */
+#define MM_LOAD(k0)                                                                      \
+  do {                                                                                   \
+    UNROLL for (int q = 0; q < MM_LA / MM_V; ++q) {                                      \
+      const int64_t g = THREAD_IDX_X + (int64_t)q * MM_NT;                               \
+      const int64_t r = bm + g / (MM_BK / MM_V), kk = (k0) + (g % (MM_BK / MM_V)) * MM_V; \
+      if (p.vec) {                                                                       \
+        const int in = r < M && kk < K;                                                  \
+        MM_T t[MM_V]; /* loaded unconditionally (from the start of A when outside): one load */ \
+        DT_K_LOAD16(t, A + (in ? r * K + kk : 0));                                       \
+        UNROLL for (int v = 0; v < MM_V; ++v) PRIV(ra)[q * MM_V + v] = in ? t[v] : (MM_T)0; \
+      } else {                                                                           \
+        UNROLL for (int v = 0; v < MM_V; ++v)                                            \
+          PRIV(ra)[q * MM_V + v] = (r < M && kk + v < K) ? A[r * K + kk + v] : (MM_T)0;  \
+      }                                                                                  \
+    }                                                                                    \
+    UNROLL for (int q = 0; q < MM_LB / MM_V; ++q) {                                      \
+      const int64_t g = THREAD_IDX_X + (int64_t)q * MM_NT;                               \
+      const int64_t kk = (k0) + g / (MM_BN / MM_V), c = bn + (g % (MM_BN / MM_V)) * MM_V; \
+      if (p.vec) {                                                                       \
+        const int in = kk < K && c < N;                                                  \
+        MM_T t[MM_V];                                                                    \
+        DT_K_LOAD16(t, B + (in ? kk * N + c : 0));                                       \
+        UNROLL for (int v = 0; v < MM_V; ++v) PRIV(rb)[q * MM_V + v] = in ? t[v] : (MM_T)0; \
+      } else {                                                                           \
+        UNROLL for (int v = 0; v < MM_V; ++v)                                            \
+          PRIV(rb)[q * MM_V + v] = (kk < K && c + v < N) ? B[kk * N + c + v] : (MM_T)0;  \
+      }                                                                                  \
+    }                                                                                    \
   } while (0)
-/* Stores of those registers into shared buffer buf. */
-#define MM_STORE(buf)                                                            \
-  do {                                                                           \
-    UNROLL for (int q = 0; q < MM_LA; ++q) {                                     \
-      const int64_t e = THREAD_IDX_X + (int64_t)q * MM_NT;                       \
-      As[buf][e % MM_BK][e / MM_BK] = PRIV(ra)[q];                               \
-    }                                                                            \
-    UNROLL for (int q = 0; q < MM_LB; ++q) {                                     \
-      const int64_t e = THREAD_IDX_X + (int64_t)q * MM_NT;                       \
-      Bs[buf][e / MM_BN][e % MM_BN] = PRIV(rb)[q];                               \
-    }                                                                            \
+/* Stores of those registers into shared buffer buf (A transposed). */
+#define MM_STORE(buf)                                                                    \
+  do {                                                                                   \
+    UNROLL for (int q = 0; q < MM_LA / MM_V; ++q) {                                      \
+      const int64_t g = THREAD_IDX_X + (int64_t)q * MM_NT;                               \
+      const int64_t r = g / (MM_BK / MM_V), kk = (g % (MM_BK / MM_V)) * MM_V;            \
+      UNROLL for (int v = 0; v < MM_V; ++v) As[buf][kk + v][r] = PRIV(ra)[q * MM_V + v]; \
+    }                                                                                    \
+    UNROLL for (int q = 0; q < MM_LB / MM_V; ++q) {                                      \
+      const int64_t g = THREAD_IDX_X + (int64_t)q * MM_NT;                               \
+      const int64_t kk = g / (MM_BN / MM_V), c = (g % (MM_BN / MM_V)) * MM_V;            \
+      UNROLL for (int v = 0; v < MM_V; ++v) Bs[buf][kk][c + v] = PRIV(rb)[q * MM_V + v]; \
+    }                                                                                    \
   } while (0)
 
   for (int64_t tm = BLOCK_IDX_Y; tm < tiles_m; tm += GRID_DIM_Y) {

@@ -86,7 +86,7 @@ static void test_gradients_match_cpu(void **state) {
     dt_tensor *gr = dt_grad(ref.p[i]), *gd = dt_grad(dev.p[i]);
     if (gr == NULL || gd == NULL) fail_msg("parameter %d has no gradient", i);
     assert_true(dt_device_equal(dt_device_of(gd), bk_dev));
-    char what[32];
+    char what[256];
     snprintf(what, sizeof what, "gradient of parameter %d", i);
     bk_assert_same(gr, gd, 1e-4, 1e-6, what);
     bk_free_all(gr, gd, NULL);

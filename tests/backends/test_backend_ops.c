@@ -88,7 +88,7 @@ static void test_binary_ops(void **state) {
     for (size_t p = 0; p < NPAIRS; ++p) {
       for (int k = 0; k < 2; ++k) {
         const shape *sa = &kPairs[p][k], *sb = &kPairs[p][1 - k]; /* both orders */
-        char what[160], b1[64], b2[64];
+        char what[256], b1[64], b2[64];
         snprintf(what, sizeof what, "%s float %s %s", ops[o].name, shape_str(sa, b1, sizeof b1),
                  shape_str(sb, b2, sizeof b2));
         check_binary(what, ops[o].f, bk_rand_floats(&r, sa->rank, sa->d, -4, 4),
@@ -145,7 +145,7 @@ static void test_where(void **state) {
       if (want == NULL) fail_msg("where on cpu: %s", dt_last_error());
       dt_tensor *dc = bk_to(cond, bk_dev), *dx = bk_to(x, bk_dev), *dy = bk_to(y, bk_dev);
       dt_tensor *got = dt_where(dc, dx, dy);
-      char what[64];
+      char what[256];
       snprintf(what, sizeof what, "where case %zu kind %d", t, kind);
       bk_assert_same(want, got, 0, 0, what);
       bk_free_all(cond, x, y, want, dc, dx, dy, got, NULL);
@@ -171,7 +171,7 @@ static void test_unary_ops(void **state) {
   for (size_t o = 0; o < sizeof ops / sizeof ops[0]; ++o) {
     for (size_t s = 0; s < NUNARY; ++s) {
       const shape *sh = &kUnaryShapes[s];
-      char what[96], b[64];
+      char what[256], b[64];
       snprintf(what, sizeof what, "%s float %s", ops[o].name, shape_str(sh, b, sizeof b));
       check_unary(what, ops[o].f, bk_rand_floats(&r, sh->rank, sh->d, ops[o].lo, ops[o].hi), 2e-6,
                   1e-7);
@@ -208,7 +208,7 @@ static void test_scalar_ops(void **state) {
           dt_tensor *want = fs[f](a, scalars[s]);
           dt_tensor *da = bk_to(a, bk_dev);
           dt_tensor *got = fs[f](da, scalars[s]);
-          char what[96];
+          char what[256];
           snprintf(what, sizeof what, "%s_scalar %g on %s", f ? "mul" : "add", scalars[s],
                    ints ? "int" : "float");
           bk_assert_same(want, got, 1e-6, 0, what);
@@ -244,7 +244,7 @@ static void test_reductions(void **state) {
   bk_rng r = {5};
   for (size_t s = 0; s < NREDUCE; ++s) {
     const shape *sh = &kReduceShapes[s];
-    char what[128], b[64];
+    char what[256], b[64];
     shape_str(sh, b, sizeof b);
     for (int ints = 0; ints < 2; ++ints) {
       const char *k = ints ? "int" : "float";
@@ -278,11 +278,14 @@ static void test_matmul(void **state) {
   BK_REQUIRE_DEVICE();
   static const int64_t mkn[][3] = {{1, 1, 1},    {3, 5, 7},     {64, 64, 64},  {65, 33, 129},
                                    {128, 256, 64}, {200, 1, 300}, {1, 300, 1},  {0, 5, 3},
-                                   {4, 0, 6},    {5, 3, 0},     {257, 129, 131}, {130, 513, 67}};
+                                   {4, 0, 6},    {5, 3, 0},     {257, 129, 131}, {130, 513, 67},
+                                   /* k and n multiples of 4 (whole 16-byte load groups), edge
+                                      tiles in m, n and k */
+                                   {67, 64, 68}, {1, 4, 4},      {129, 12, 260}, {200, 136, 4}};
   bk_rng r = {6};
   for (size_t i = 0; i < sizeof mkn / sizeof mkn[0]; ++i) {
     const int64_t sa[2] = {mkn[i][0], mkn[i][1]}, sb[2] = {mkn[i][1], mkn[i][2]};
-    char what[96];
+    char what[256];
     snprintf(what, sizeof what, "matmul float %lldx%lldx%lld", (long long)mkn[i][0],
              (long long)mkn[i][1], (long long)mkn[i][2]);
     check_binary(what, dt_matmul, bk_rand_floats(&r, 2, sa, -1, 1), bk_rand_floats(&r, 2, sb, -1, 1),
@@ -305,7 +308,7 @@ static void test_transpose_and_reshape(void **state) {
       dt_tensor *a = kind == 0   ? bk_rand_floats(&r, 2, shapes[i], -1, 1)
                      : kind == 1 ? bk_rand_ints(&r, 2, shapes[i], INT64_MIN / 2, INT64_MAX / 2)
                                  : bk_rand_bools(&r, 2, shapes[i]);
-      char what[64];
+      char what[256];
       snprintf(what, sizeof what, "transpose kind %d %lldx%lld", kind, (long long)shapes[i][0],
                (long long)shapes[i][1]);
       check_unary(what, dt_transpose, a, 0, 0);
@@ -354,7 +357,7 @@ static void test_cat(void **state) {
       dt_tensor *want = dt_cat(cases[c].nparts, parts, cases[c].axis);
       if (want == NULL) fail_msg("cat on cpu: %s", dt_last_error());
       dt_tensor *got = dt_cat(cases[c].nparts, dparts, cases[c].axis);
-      char what[64];
+      char what[256];
       snprintf(what, sizeof what, "cat case %zu kind %d", c, kind);
       bk_assert_same(want, got, 0, 0, what);
       for (int p = 0; p < cases[c].nparts; ++p) bk_free_all(parts[p], dparts[p], NULL);
@@ -369,7 +372,7 @@ static void test_mse(void **state) {
   bk_rng r = {9};
   for (size_t p = 0; p < NPAIRS; ++p) {
     const shape *sa = &kPairs[p][0], *sb = &kPairs[p][1];
-    char what[128], b1[64], b2[64];
+    char what[256], b1[64], b2[64];
     snprintf(what, sizeof what, "mse_loss %s %s", shape_str(sa, b1, sizeof b1),
              shape_str(sb, b2, sizeof b2));
     check_binary(what, dt_mse_loss, bk_rand_floats(&r, sa->rank, sa->d, -2, 2),

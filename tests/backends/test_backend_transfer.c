@@ -49,7 +49,7 @@ static void test_every_direction(void **state) {
         dt_tensor *src = bk_to(orig, devs[i]);
         for (int j = 0; j < nd; ++j) {
           dt_tensor *dst = dt_to_device(src, devs[j]);
-          char what[96], a[32], b[32];
+          char what[256], a[32], b[32];
           dt_device_name(devs[i], a, sizeof a);
           dt_device_name(devs[j], b, sizeof b);
           snprintf(what, sizeof what, "kind %d shape %zu from %s to %s", kind, s, a, b);
