@@ -1,0 +1,18 @@
+#!/bin/sh
+# tests/threads/run_tsan.sh — configures and builds tests/threads/tsan (libdt and test_threads
+# with -fsanitize=thread) with the C compiler given, then runs the test: it fails on a test
+# failure or on any ThreadSanitizer report (exitcode 66, halt_on_error).
+#   sh tests/threads/run_tsan.sh [CC] [BUILD_DIR]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+cc=${1:-cc}
+build=${2:-$here/../../build-tsan}
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$here/tsan" -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    >"$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
+fi
+cmake --build "$build" -j 2 --target test_threads_tsan
+# OpenBLAS's own worker threads are not instrumented: keep matrix products on the caller's thread.
+OPENBLAS_NUM_THREADS=1 DT_ON_ERROR= \
+TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
+  "$build/test_threads_tsan"

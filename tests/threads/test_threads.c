@@ -1,0 +1,251 @@
+/* tests/threads/test_threads.c — the runtime used from several threads at once: independent
+ * work on cpu, sim:0 and sim:1 (including autodiff training steps) giving the same numbers as a
+ * single-threaded run; tensors shared read-only between threads, with views and frees racing on
+ * the reference counts; tensors freed on another thread than the one that made them; failures
+ * racing with successes, each thread seeing only its own status and message; and the error mode
+ * set while other threads fail. Built normally (threads.runtime) and with ThreadSanitizer
+ * (threads.tsan, tests/threads/run_tsan.sh), which must report no race. */
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "dt/dt.h"
+
+#define SHAPE(...) ((const int64_t[]){__VA_ARGS__})
+#define N_THREADS 4
+#define ROUNDS 12
+
+/* Runs body(i) on N_THREADS threads started together; returns when all are done. Each body
+   returns NULL on success or a static message saying what went wrong. */
+typedef struct run_arg {
+  pthread_barrier_t *start;
+  const char *(*body)(int);
+  int index;
+  const char *failure;
+} run_arg;
+
+static void *run_one(void *p) {
+  run_arg *a = p;
+  pthread_barrier_wait(a->start);
+  a->failure = a->body(a->index);
+  return NULL;
+}
+
+static void run_threads(const char *(*body)(int)) {
+  pthread_t th[N_THREADS];
+  run_arg args[N_THREADS];
+  pthread_barrier_t start;
+  pthread_barrier_init(&start, NULL, N_THREADS);
+  for (int i = 0; i < N_THREADS; i++) {
+    args[i] = (run_arg){&start, body, i, NULL};
+    assert_int_equal(pthread_create(&th[i], NULL, run_one, &args[i]), 0);
+  }
+  for (int i = 0; i < N_THREADS; i++) pthread_join(th[i], NULL);
+  pthread_barrier_destroy(&start);
+  for (int i = 0; i < N_THREADS; i++)
+    if (args[i].failure != NULL) fail_msg("thread %d: %s", i, args[i].failure);
+}
+
+static int setup(void **state) {
+  (void)state;
+  dt_set_error_mode(DT_ERRORS_RETURN);
+  return 0;
+}
+
+/* ---- independent work: one training step of a small model per device ---- */
+
+static dt_device device_for(int i) {
+  switch (i % 3) {
+    case 0:
+      return dt_cpu();
+    case 1:
+      return dt_sim(0);
+    default:
+      return dt_sim(1);
+  }
+}
+
+/* Loss and gradient sum of a linear model y = x w on d (autodiff), seeded by seed. */
+static const char *train_step(dt_device d, uint64_t seed, float out[2]) {
+  dt_device ad = dt_autodiff(d);
+  dt_tensor *x = dt_randn(ad, seed, 2, SHAPE(16, 8));
+  dt_tensor *w = dt_require_grad(dt_randn(ad, seed + 1, 2, SHAPE(8, 1)));
+  dt_tensor *y = dt_full(ad, 0.5f, 2, SHAPE(16, 1));
+  dt_tensor *xw = dt_matmul(x, w);
+  dt_tensor *p = dt_tanh(xw);
+  dt_tensor *loss = dt_mse_loss(p, y);
+  if (loss == NULL) return "forward failed";
+  if (dt_backward(loss) != 0) return "backward failed";
+  dt_tensor *g = dt_grad(w);
+  dt_tensor *gs = g ? dt_sum(g) : NULL;
+  if (gs == NULL) return "no gradient";
+  if (dt_read_floats(loss, &out[0], 1) != 0 || dt_read_floats(gs, &out[1], 1) != 0)
+    return "read failed";
+  dt_free(gs);
+  dt_free(g);
+  dt_free(loss);
+  dt_free(p);
+  dt_free(xw);
+  dt_free(y);
+  dt_free(w);
+  dt_free(x);
+  if (dt_last_status() != DT_OK) return "a free reported an error";
+  return NULL;
+}
+
+static float g_expected[N_THREADS][2];
+
+static const char *independent_body(int i) {
+  for (int r = 0; r < ROUNDS; r++) {
+    float got[2];
+    const char *why = train_step(device_for(i + r), 100u + (uint64_t)i, got);
+    if (why != NULL) return why;
+    if (fabsf(got[0] - g_expected[i][0]) > 1e-4f || fabsf(got[1] - g_expected[i][1]) > 1e-4f)
+      return "numbers differ from the single-threaded run";
+  }
+  return NULL;
+}
+
+static void test_independent_training(void **state) {
+  (void)state;
+  /* The same step on every device gives the same numbers (to rounding): reference on cpu. */
+  for (int i = 0; i < N_THREADS; i++) assert_null(train_step(dt_cpu(), 100u + (uint64_t)i, g_expected[i]));
+  run_threads(independent_body);
+}
+
+/* ---- shared read-only tensors, views and frees racing on reference counts ---- */
+
+static dt_tensor *g_shared[3]; /* one per device, made before the threads start */
+
+static const char *shared_body(int i) {
+  for (int r = 0; r < ROUNDS * 4; r++) {
+    const dt_tensor *s = g_shared[(i + r) % 3];
+    dt_tensor *v = dt_reshape(s, 1, SHAPE(24)); /* shares storage: refcount up */
+    dt_tensor *d = dt_detach(s);                /* shares storage too */
+    dt_tensor *sum = v ? dt_add(v, v) : NULL;
+    dt_tensor *tot = sum ? dt_sum(sum) : NULL;
+    float t = 0;
+    if (tot == NULL || dt_read_floats(tot, &t, 1) != 0) return "shared computation failed";
+    if (fabsf(t - 2.0f * 276.0f) > 1e-3f) return "wrong sum of a shared tensor";
+    dt_free(tot);
+    dt_free(sum);
+    dt_free(d);
+    dt_free(v); /* refcount down, racing with the other threads */
+  }
+  return NULL;
+}
+
+static void test_shared_tensors(void **state) {
+  (void)state;
+  float vals[24];
+  for (int i = 0; i < 24; i++) vals[i] = (float)i; /* sum 276 */
+  for (int k = 0; k < 3; k++) {
+    g_shared[k] = dt_from_floats(device_for(k), vals, 2, SHAPE(4, 6));
+    assert_non_null(g_shared[k]);
+  }
+  run_threads(shared_body);
+  for (int k = 0; k < 3; k++) dt_free(g_shared[k]);
+}
+
+/* ---- made on one thread, freed on another ---- */
+
+#define HANDOFF 64
+static dt_tensor *g_handoff[N_THREADS][HANDOFF];
+
+static const char *make_body(int i) {
+  for (int k = 0; k < HANDOFF; k++) {
+    g_handoff[i][k] = dt_ones(device_for(i + k), k % 2 ? DT_INT : DT_FLOAT, 1, SHAPE(k + 1));
+    if (g_handoff[i][k] == NULL) return "creation failed";
+  }
+  return NULL;
+}
+
+static const char *free_other_body(int i) {
+  int other = (i + 1) % N_THREADS;
+  for (int k = 0; k < HANDOFF; k++) {
+    if (dt_numel(g_handoff[other][k]) != k + 1) return "a handed-over tensor changed";
+    dt_free(g_handoff[other][k]);
+    if (dt_last_status() != DT_OK) return "freeing another thread's tensor failed";
+  }
+  return NULL;
+}
+
+static void test_free_on_another_thread(void **state) {
+  (void)state;
+  run_threads(make_body);
+  run_threads(free_other_body);
+}
+
+/* ---- failures: each thread sees its own status and message ---- */
+
+static const char *errors_body(int i) {
+  dt_tensor *a = dt_ones(dt_cpu(), DT_FLOAT, 1, SHAPE(3));
+  dt_tensor *s = dt_ones(dt_sim(i % 2), DT_FLOAT, 1, SHAPE(3));
+  dt_tensor *k = dt_ones(dt_cpu(), DT_INT, 1, SHAPE(3));
+  if (!a || !s || !k) return "creation failed";
+  char mark[32];
+  snprintf(mark, sizeof mark, "thread-%d.c", i);
+  for (int r = 0; r < ROUNDS * 8; r++) {
+    dt_set_error_mode(DT_ERRORS_RETURN); /* racing with the others' failures */
+    dt_tensor *bad = NULL;
+    dt_status want;
+    const char *rule;
+    switch ((r + i) % 3) {
+      case 0:
+        bad = dt_add_at(mark, r, a, s);
+        want = DT_ERR_BACKEND_MISMATCH;
+        rule = "[backend-mismatch]";
+        break;
+      case 1:
+        bad = dt_add_at(mark, r, a, k);
+        want = DT_ERR_KIND_MISMATCH;
+        rule = "[kind-mismatch]";
+        break;
+      default:
+        bad = dt_reshape_at(mark, r, a, 1, SHAPE(4));
+        want = DT_ERR_SHAPE;
+        rule = "[shape]";
+        break;
+    }
+    if (bad != NULL) return "a failing call succeeded";
+    char where[48];
+    snprintf(where, sizeof where, "%s:%d: ", mark, r);
+    if (dt_last_status() != want) return "status of another thread's failure";
+    if (strncmp(dt_last_error(), where, strlen(where)) != 0 || strstr(dt_last_error(), rule) == NULL)
+      return "message of another thread's failure";
+    dt_tensor *ok = dt_neg(a);
+    if (ok == NULL || dt_last_status() != DT_OK || dt_last_error()[0] != '\0')
+      return "success did not reset this thread's status";
+    dt_free(ok);
+  }
+  dt_free(k);
+  dt_free(s);
+  dt_free(a);
+  return NULL;
+}
+
+static void test_thread_local_errors(void **state) {
+  (void)state;
+  assert_null(dt_add(NULL, NULL)); /* the main thread's own failure */
+  run_threads(errors_body);
+  assert_int_equal(dt_last_status(), DT_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(dt_last_error(), "NULL"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup(test_independent_training, setup),
+      cmocka_unit_test_setup(test_shared_tensors, setup),
+      cmocka_unit_test_setup(test_free_on_another_thread, setup),
+      cmocka_unit_test_setup(test_thread_local_errors, setup),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
