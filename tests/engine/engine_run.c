@@ -13,6 +13,8 @@ int main(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   o.unavailable = unavail;
   int timing = 0;
+  const char *extra[64];
+  size_t n_extra = 0;
   const char *annot[256];
   size_t na = 0;
   const char *files[256];
@@ -23,6 +25,10 @@ int main(int argc, char **argv) {
       unavail[o.n_unavailable++] = argv[++i];
     else if (!strcmp(argv[i], "--check"))
       check = 1;
+    else if (!strncmp(argv[i], "-I", 2) || !strncmp(argv[i], "-D", 2)) {
+      if (n_extra < 64) extra[n_extra++] = argv[i];
+    } else if (!strcmp(argv[i], "--keep-going"))
+      o.keep_going = 1;
     else if (!strcmp(argv[i], "--time"))
       timing = 1;
     else if (!strcmp(argv[i], "--dump-ir"))
@@ -36,6 +42,8 @@ int main(int argc, char **argv) {
     else if (nf < 256)
       files[nf++] = argv[i];
   }
+  o.extra_args = extra;
+  o.n_extra_args = n_extra;
   tc_report r;
   tc_report_init(&r);
   char err[1024];

@@ -26,16 +26,18 @@ int eh_analyze_files(const char *const *files, size_t n, eh_opts *o, tc_report *
   tc_program *prog = NULL;
   tc_rules *rules = NULL;
   tc_parser *parser = tc_parser_new();
-  const char *args[] = {"-std=c11", "-I" TC_TEST_SOURCE_DIR "/runtime/include"};
+  const char *args[64] = {"-std=c11", "-I" TC_TEST_SOURCE_DIR "/runtime/include"};
+  size_t n_args = 2;
+  for (size_t i = 0; o && i < o->n_extra_args && n_args < 64; i++) args[n_args++] = o->extra_args[i];
   if (!parser) goto done;
   for (size_t i = 0; i < n; i++) {
     tc_compile_cmd cmd;
-    if (tc_compile_cmd_from_args(files[i], args, 2, NULL, &cmd)) goto done;
+    if (tc_compile_cmd_from_args(files[i], args, n_args, NULL, &cmd)) goto done;
     tc_parse_result pr;
     memset(&pr, 0, sizeof pr);
     int prc = tc_parse_unit(parser, &cmd, NULL, 0, 0, &pr);
     tc_compile_cmd_free(&cmd);
-    if (prc || !pr.prog || pr.failure) {
+    if (prc || !pr.prog || (pr.failure && !(o && o->keep_going))) {
       snprintf(err, err_len, "%s: %s", files[i], pr.failure ? pr.failure : "no AST");
       tc_parse_result_free(&pr);
       goto done;

@@ -15,6 +15,9 @@ typedef struct eh_opts {
   int dump_ir; /* print the lowered IR to stdout first */
   int no_analysis; /* parse and lower only (to time the engine against the front end) */
   double parse_s, analyze_s; /* out: seconds spent in each */
+  const char *const *extra_args; /* more compiler arguments (-I, -D) */
+  size_t n_extra_args;
+  int keep_going; /* analyze units that had compile errors too */
 } eh_opts;
 
 /* Parses and lowers every file (one program, linked together), then analyzes it. Findings

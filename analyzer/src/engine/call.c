@@ -12,6 +12,9 @@
 #define PROV_SENSITIVE_CONTEXTS 8
 /* Analyses of a function entered again while it is already being analyzed (recursion). */
 #define RECURSIVE_CONTEXTS 16
+/* Analyses of a function that reaches no API call (it only moves values around); past this,
+   calls to it are treated like calls to an unknown function. */
+#define IRRELEVANT_CONTEXTS 8
 
 fninfo *fn_lookup(tc_eng *e, tc_sym usr, tc_sym name) {
   uint32_t idx;
@@ -31,7 +34,7 @@ const tc_api_fn *api_lookup(tc_eng *e, tc_sym name) {
 }
 
 /* The API function a function designator names, from its USR ("c:@F@dt_add"). */
-static const tc_api_fn *api_of_usr(tc_eng *e, tc_sym usr) {
+const tc_api_fn *api_of_usr(tc_eng *e, tc_sym usr) {
   const char *u = tc_str(e->prog, usr);
   const char *at = strstr(u, "@F@");
   if (!at) return NULL;
@@ -160,7 +163,9 @@ static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t i
 }
 
 static uint64_t key_hash(const keybuf *k) {
-  return hash_bytes(0x51ed27ull, k->w, k->n * sizeof *k->w);
+  uint64_t h = 0x51ed27ull ^ k->n;
+  for (size_t i = 0; i < k->n; i++) h = (h ^ k->w[i]) * 0x100000001b3ull + (h >> 29);
+  return hash64(h);
 }
 
 static memo_entry *memo_find(fninfo *fi, uint64_t h, const keybuf *k) {
@@ -281,7 +286,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
   if (m) {
     free(k.w);
     if (m->chain != chain) outcomes_replay(e, m->out_begin, m->out_end, m->depth, chain);
-  } else if (memo_count(callee) >= e->max_contexts ||
+  } else if (memo_count(callee) >= (callee->relevant ? e->max_contexts : IRRELEVANT_CONTEXTS) ||
              (inst > 0 && callee->n_recursive >= RECURSIVE_CONTEXTS)) {
     free(k.w);
     unknown_instead(f, entry, in, callee, inst, out);
@@ -381,4 +386,9 @@ void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
   }
   call_unknown(f, &s, in);
   slist_push(e, out, s);
+}
+
+int api_usr_is_api(tc_eng *e, tc_sym usr) {
+  const tc_api_fn *f = api_of_usr(e, usr);
+  return f && f->api;
 }

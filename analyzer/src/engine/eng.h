@@ -195,6 +195,12 @@ void st_free_all(tc_eng *e); /* frees the node free lists */
 astate state_copy(const astate *s);
 void state_release(tc_eng *e, astate *s);
 int state_equal(tc_eng *e, const astate *a, const astate *b);
+/* A hash of what state_equal compares (equal states hash alike). */
+uint64_t state_hash(tc_eng *e, const astate *s);
+/* The same over everything but integers: states whose tag hashes are equal differ only in
+   integers (flags, counters). */
+uint64_t state_tag_hash(tc_eng *e, const astate *s);
+int state_differ_in_ints_only(tc_eng *e, const astate *a, const astate *b);
 /* Joins b into a (a changes); returns 1 if a changed. */
 int state_join_into(tc_eng *e, astate *a, const astate *b);
 /* How different two states are: tag-relevant differences weigh more than int ones. Sets
@@ -248,6 +254,7 @@ typedef struct fninfo {
   int is_main;
   int is_init;   /* a unit's __tc_global_init */
   int allocates; /* reaches an allocator */
+  int relevant;  /* reaches a call of the API (directly, through callees or a function pointer) */
   uint32_t active; /* activations on the analysis stack */
   int analyzed;
   int too_costly;
@@ -438,6 +445,8 @@ int flow_assume(tc_eng *e, astate *s, const aval *v, int truth);
 /* call.c */
 fninfo *fn_lookup(tc_eng *e, tc_sym usr, tc_sym name);
 const tc_api_fn *api_lookup(tc_eng *e, tc_sym name);
+const tc_api_fn *api_of_usr(tc_eng *e, tc_sym usr); /* the API function a designator names */
+int api_usr_is_api(tc_eng *e, tc_sym usr);
 void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list *out);
 void call_unknown(frame *f, astate *s, const tc_insn *in);
 void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out);

@@ -95,6 +95,7 @@ static void scan_program(tc_eng *e, tc_map *mutable_globals) {
         const tc_api_fn *api = api_lookup(e, in->callee.name);
         if (api) {
           if (api->result.what == TC_RES_NEW_OBJECT) fi->allocates = 1;
+          if (api->api) fi->relevant = 1;
           continue;
         }
         fninfo *callee = fn_lookup(e, in->callee.usr, in->callee.name);
@@ -102,21 +103,56 @@ static void scan_program(tc_eng *e, tc_map *mutable_globals) {
       }
     }
   }
+  /* Function pointers: a designator of an API function or of a relevant function makes its
+     holder relevant, and then every indirect call is. */
+  int relevant_address_taken = 0;
   for (int changed = 1, guard = 0; changed && guard < 64; guard++) {
     changed = 0;
     for (size_t f = 0; f < e->n_fns; f++) {
       fninfo *fi = &e->fns[f];
-      if (fi->allocates) continue;
       const tc_function *fn = fi->fn;
-      for (uint32_t b = 0; b < fn->n_blocks && !fi->allocates; b++)
+      for (uint32_t b = 0; b < fn->n_blocks; b++)
+        for (uint32_t i = 0; i < fn->blocks[b].n_insns; i++) {
+          const tc_insn *in = &fn->blocks[b].insns[i];
+          if (in->kind == TC_I_CALL && in->callee.indirect && relevant_address_taken &&
+              !fi->relevant) {
+            fi->relevant = 1;
+            changed = 1;
+          }
+          const tc_opnd *ops[2] = {&in->a, &in->b};
+          for (uint32_t a = 0; a < in->n_args + 2; a++) {
+            const tc_opnd *o = a < 2 ? ops[a] : &in->args[a - 2];
+            if (o->kind != TC_OPND_FUNC) continue;
+            fninfo *target = fn_lookup(e, o->sym, 0);
+            int rel = target ? target->relevant : api_usr_is_api(e, o->sym);
+            if (rel && !relevant_address_taken) {
+              relevant_address_taken = 1;
+              changed = 1;
+            }
+            if (rel && !fi->relevant) {
+              fi->relevant = 1;
+              changed = 1;
+            }
+          }
+        }
+    }
+    for (size_t f = 0; f < e->n_fns; f++) {
+      fninfo *fi = &e->fns[f];
+      if (fi->allocates && fi->relevant) continue;
+      const tc_function *fn = fi->fn;
+      for (uint32_t b = 0; b < fn->n_blocks && !(fi->allocates && fi->relevant); b++)
         for (uint32_t i = 0; i < fn->blocks[b].n_insns; i++) {
           const tc_insn *in = &fn->blocks[b].insns[i];
           if (in->kind != TC_I_CALL || in->callee.indirect) continue;
           fninfo *callee = fn_lookup(e, in->callee.usr, in->callee.name);
-          if (callee && callee->allocates && !api_lookup(e, in->callee.name)) {
+          if (!callee || api_lookup(e, in->callee.name)) continue;
+          if (callee->allocates && !fi->allocates) {
             fi->allocates = 1;
             changed = 1;
-            break;
+          }
+          if (callee->relevant && !fi->relevant) {
+            fi->relevant = 1;
+            changed = 1;
           }
         }
     }
@@ -124,7 +160,8 @@ static void scan_program(tc_eng *e, tc_map *mutable_globals) {
 }
 
 static void analyze_root(tc_eng *e, fninfo *fi, astate entry) {
-  if (!fi->fn->n_blocks || e->oom) {
+  if (!fi->fn->n_blocks || e->oom || !fi->relevant) { /* no API call can be reached from it */
+    fi->analyzed = 1;
     state_release(e, &entry);
     return;
   }

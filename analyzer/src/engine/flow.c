@@ -28,30 +28,49 @@ void slist_release(tc_eng *e, state_list *l) {
 
 void slist_merge_to(tc_eng *e, state_list *l, size_t max) {
   if (max < 1) max = 1;
-  /* drop duplicates first */
-  for (size_t i = 0; i < l->n; i++)
-    for (size_t j = i + 1; j < l->n;) {
-      if (state_equal(e, &l->items[i], &l->items[j])) {
-        state_release(e, &l->items[j]);
-        l->items[j] = l->items[--l->n];
-      } else {
-        j++;
-      }
-    }
-  while (l->n > max) {
-    astate last = l->items[--l->n];
-    size_t best = 0;
-    uint32_t bd = UINT32_MAX;
-    for (size_t i = 0; i < l->n; i++) {
-      uint32_t d = state_distance(e, &l->items[i], &last, NULL, bd);
-      if (d < bd) {
-        bd = d;
-        best = i;
-      }
-    }
-    state_join_into(e, &l->items[best], &last);
-    state_release(e, &last);
+  if (l->n <= 1) return;
+  /* keep the first `max` distinct states; join each further one into its closest */
+  uint64_t *hashes = malloc(l->n * sizeof *hashes);
+  if (!hashes) {
+    e->oom = 1;
+    return;
   }
+  size_t kept = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    astate cur = l->items[i];
+    uint64_t h = state_hash(e, &cur);
+    int dup = 0;
+    for (size_t k = 0; k < kept && !dup; k++)
+      dup = hashes[k] == h && state_equal(e, &l->items[k], &cur);
+    if (dup) {
+      state_release(e, &cur);
+      continue;
+    }
+    if (kept < max) {
+      hashes[kept] = h;
+      l->items[kept++] = cur;
+      continue;
+    }
+    size_t best = kept;
+    uint64_t th = state_tag_hash(e, &cur);
+    for (size_t k = 0; k < kept && best == kept; k++)
+      if (state_tag_hash(e, &l->items[k]) == th) best = k;
+    if (best == kept) {
+      uint32_t bd = UINT32_MAX;
+      best = kept - 1;
+      for (size_t k = 0; k < 4 && k < kept; k++) {
+        uint32_t d = state_distance(e, &l->items[kept - 1 - k], &cur, NULL, bd);
+        if (d < bd) {
+          bd = d;
+          best = kept - 1 - k;
+        }
+      }
+    }
+    if (state_join_into(e, &l->items[best], &cur)) hashes[best] = state_hash(e, &l->items[best]);
+    state_release(e, &cur);
+  }
+  l->n = kept;
+  free(hashes);
 }
 
 /* ------------------------------------------------------------------ per-function facts */
@@ -576,12 +595,33 @@ typedef struct fctx {
   frame fr;
   blist *in;
   wl w;
+  size_t max_states; /* per block: e->max_states, or 1 in code that reaches no API call */
   uint8_t *decided; /* per block: its branch was decided from constants for some state */
 } fctx;
 
 /* States a loop head with a constant bound keeps apart (so `for (d = 0; d < 2; d++)` runs
    its body once per d) before it joins states that differ only in integers. */
 #define LOOP_UNROLL 8
+
+/* Over budget: the state st joins a state that differs from it only in integers if there is
+   one, else the closest of the last few. */
+#define JOIN_CANDIDATES 4
+static size_t join_target(tc_eng *e, const blist *bl, const astate *st) {
+  uint64_t th = state_tag_hash(e, st);
+  for (size_t i = 0; i < bl->n; i++)
+    if (state_tag_hash(e, &bl->items[i].st) == th) return i;
+  size_t best = bl->n - 1;
+  uint32_t bd = UINT32_MAX;
+  for (size_t k = 0; k < JOIN_CANDIDATES && k < bl->n; k++) {
+    size_t i = bl->n - 1 - k;
+    uint32_t d = state_distance(e, &bl->items[i].st, st, NULL, bd);
+    if (d < bd) {
+      bd = d;
+      best = i;
+    }
+  }
+  return best;
+}
 
 static void add_state(fctx *c, uint32_t b, astate st) {
   tc_eng *e = c->fr.e;
@@ -593,15 +633,12 @@ static void add_state(fctx *c, uint32_t b, astate st) {
       return;
     }
   size_t target = SIZE_MAX;
-  int unroll = c->decided[b] && bl->n < LOOP_UNROLL && bl->n < e->max_states;
+  int unroll = c->decided[b] && bl->n < LOOP_UNROLL && bl->n < c->max_states;
   if (fi->loop_head[b] && !unroll) {
-    for (size_t i = 0; i < bl->n && target == SIZE_MAX; i++) {
-      int int_only = 0;
-      state_distance(e, &bl->items[i].st, &st, &int_only, UINT32_MAX - 1);
-      if (int_only) target = i;
-    }
+    for (size_t i = 0; i < bl->n && target == SIZE_MAX; i++)
+      if (state_differ_in_ints_only(e, &bl->items[i].st, &st)) target = i;
   }
-  if (target == SIZE_MAX && bl->n < e->max_states) {
+  if (target == SIZE_MAX && bl->n < c->max_states) {
     bstate *p = VEC_PUSH(bl->items, bl->n, bl->cap);
     if (!p) {
       e->oom = 1;
@@ -613,16 +650,7 @@ static void add_state(fctx *c, uint32_t b, astate st) {
     wl_push(e, &c->w, b);
     return;
   }
-  if (target == SIZE_MAX) {
-    uint32_t bd = UINT32_MAX;
-    for (size_t i = 0; i < bl->n; i++) {
-      uint32_t d = state_distance(e, &bl->items[i].st, &st, NULL, bd);
-      if (d < bd) {
-        bd = d;
-        target = i;
-      }
-    }
-  }
+  if (target == SIZE_MAX) target = join_target(e, bl, &st);
   if (state_join_into(e, &bl->items[target].st, &st)) {
     bl->items[target].done = 0;
     wl_push(e, &c->w, b);
@@ -773,7 +801,7 @@ static void run_block(fctx *c, uint32_t b, astate st, state_list *exits) {
     for (size_t k = 0; k < cur.n; k++) transfer(&c->fr, cur.items[k], &bl->insns[i], &next);
     free(cur.items);
     cur = next;
-    if (cur.n > e->max_states) slist_merge_to(e, &cur, e->max_states);
+    if (cur.n > c->max_states) slist_merge_to(e, &cur, c->max_states);
   }
   for (size_t k = 0; k < cur.n; k++) terminate(c, b, cur.items[k], exits);
   free(cur.items);
@@ -790,6 +818,7 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
   c.fr.e = e;
   c.fr.fi = fi;
   c.fr.inst = inst;
+  c.max_states = fi->relevant ? e->max_states : 1;
   c.in = calloc(nb, sizeof *c.in);
   c.w.queued = calloc(nb, 1);
   c.decided = calloc(nb, 1);
@@ -831,6 +860,6 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
     slist_release(e, exits);
     return -1;
   }
-  slist_merge_to(e, exits, e->max_states);
+  slist_merge_to(e, exits, c.max_states);
   return 0;
 }

@@ -9,17 +9,86 @@
 
 #define ST_MASK (ST_FAN - 1)
 
+/* Every node caches a hash of its contents as av_same sees them (provenance ignored), valid
+   until a write goes through it: states are compared by hash first, and subtrees with equal
+   hashes are skipped even when they are not shared. */
 struct st_node {
   uint32_t rc, leaf;
   st_node *next_free;
+  uint64_t hash, thash; /* contents; contents but integers (see node_hash) */
+  uint32_t hvalid;
   st_node *kid[ST_FAN];
 };
 
 typedef struct st_leaf {
   uint32_t rc, leaf;
   st_node *next_free;
+  uint64_t hash, thash;
+  uint32_t hvalid;
   aval val[ST_FAN];
 } st_leaf;
+
+static uint64_t av_hash(const aval *v) {
+  if (v->k == AV_ABSENT) return 0;
+  uint64_t h = hash_mix(v->k, (uint64_t)v->i);
+  switch ((av_kind)v->k) {
+    case AV_ADDR:
+      h = hash_mix(h, v->loc);
+      break;
+    case AV_TENSOR:
+      h = hash_mix(h, ((uint64_t)(uint32_t)v->tag.backend << 32) | (uint32_t)v->tag.ordinal);
+      h = hash_mix(h, ((uint64_t)(uint32_t)v->tag.autodiff << 32) | (uint32_t)v->tag.kind);
+      break;
+    case AV_AVAIL:
+      h = hash_mix(h, v->neg);
+      break;
+    case AV_ABSENT:
+    case AV_BOT:
+    case AV_MULTI:
+    case AV_TOP:
+    case AV_POISON:
+      h = hash64(v->k);
+      break;
+    case AV_INT:
+    case AV_NE:
+    case AV_SYM:
+    case AV_FUNC:
+    case AV_ADDRSET:
+      break;
+  }
+  return h | 1; /* never 0: 0 is "nothing here" */
+}
+
+/* Computes both hashes of n: `hash` over every value, `thash` over the values that are not
+   integers (two states with equal thash differ at most in integers). */
+static void node_hashes(st_node *n) {
+  if (n->hvalid) return;
+  uint64_t h = n->leaf ? 0x1eafull : 0x1a7eull, t = h;
+  for (unsigned i = 0; i < ST_FAN; i++) {
+    uint64_t x, y;
+    if (n->leaf) {
+      const aval *v = &((st_leaf *)n)->val[i];
+      x = av_hash(v);
+      y = av_intlike(v) ? 0 : x;
+    } else {
+      st_node *k = n->kid[i];
+      if (k) node_hashes(k);
+      x = k ? k->hash : 0;
+      y = k ? k->thash : 0;
+    }
+    if (x) h = hash_mix(h, x ^ ((uint64_t)i << 56));
+    if (y) t = hash_mix(t, y ^ ((uint64_t)i << 56));
+  }
+  n->hash = h;
+  n->thash = t;
+  n->hvalid = 1;
+}
+
+static uint64_t node_hash(st_node *n) {
+  if (!n) return 0;
+  node_hashes(n);
+  return n->hash;
+}
 
 static st_node *node_new(tc_eng *e, int leaf) {
   st_node *n;
@@ -72,6 +141,9 @@ static void node_release(tc_eng *e, st_node *n) {
 static st_node *node_clone(tc_eng *e, st_node *n) {
   st_node *c = node_new(e, (int)n->leaf);
   if (!c) return NULL;
+  c->hash = n->hash;
+  c->thash = n->thash;
+  c->hvalid = n->hvalid;
   if (n->leaf) {
     memcpy(((st_leaf *)c)->val, ((st_leaf *)n)->val, sizeof(((st_leaf *)n)->val));
   } else {
@@ -132,6 +204,7 @@ void st_set(tc_eng *e, st_store *s, uint32_t id, const aval *v) {
       *slot = c;
       n = c;
     }
+    n->hvalid = 0;
     if (lvl == 0) {
       aval *dst = &((st_leaf *)n)->val[id & ST_MASK];
       if (clear)
@@ -170,12 +243,14 @@ typedef struct diff_ctx {
   int (*fn)(struct diff_ctx *d, uint32_t id, const aval *a, const aval *b); /* nonzero: stop */
   void *user;
   int stop;
+  int by_content; /* subtrees with equal content hashes are equal (provenance ignored) */
 } diff_ctx;
 
 static const aval k_absent; /* all zero: AV_ABSENT */
 
 static void walk2(diff_ctx *d, const st_node *a, const st_node *b, int lvl, uint32_t base) {
   if (d->stop || a == b) return;
+  if (d->by_content && a && b && node_hash((st_node *)a) == node_hash((st_node *)b)) return;
   if (lvl == 0) {
     const st_leaf *la = (const st_leaf *)a, *lb = (const st_leaf *)b;
     for (unsigned i = 0; i < ST_FAN && !d->stop; i++) {
@@ -206,22 +281,27 @@ static int identical(const aval *a, const aval *b) {
          a->dc == b->dc && a->neg == b->neg;
 }
 
-static int eq_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
-  (void)id;
-  int *eq = d->user;
-  if (!av_same(a, b)) {
-    *eq = 0;
-    return 1;
+static uint64_t state_hash2(tc_eng *e, const astate *s, int tags_only) {
+  /* one representation depth for every state, so equal contents hash alike */
+  uint8_t depth = 1;
+  while ((uint64_t)e->n_locs >= cap_of(depth)) depth++;
+  if (s->mem.depth < depth) st_lift(e, (st_store *)&((astate *)s)->mem, depth);
+  uint64_t h = 0;
+  if (s->mem.root) {
+    node_hashes(s->mem.root);
+    h = tags_only ? s->mem.root->thash : s->mem.root->hash;
   }
-  return 0;
+  h = hash_mix(h, s->mem.depth);
+  return hash_mix(h, ((uint64_t)s->avail_yes << 32) | s->avail_no);
 }
 
+uint64_t state_hash(tc_eng *e, const astate *s) { return state_hash2(e, s, 0); }
+
+uint64_t state_tag_hash(tc_eng *e, const astate *s) { return state_hash2(e, s, 1); }
+
 int state_equal(tc_eng *e, const astate *a, const astate *b) {
-  if (a->avail_yes != b->avail_yes || a->avail_no != b->avail_no) return 0;
-  int eq = 1;
-  diff_ctx d = {e, eq_fn, &eq, 0};
-  walk_states(&d, a, b);
-  return eq;
+  /* contents as av_same sees them, by their 64-bit hashes */
+  return state_hash(e, a) == state_hash(e, b);
 }
 
 typedef struct join_ent {
@@ -255,7 +335,7 @@ static int join_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
 
 int state_join_into(tc_eng *e, astate *a, const astate *b) {
   join_acc j = {a, b, NULL, 0, 0};
-  diff_ctx d = {e, join_fn, &j, 0};
+  diff_ctx d = {e, join_fn, &j, 0, 1};
   walk_states(&d, a, b);
   int changed = j.n > 0;
   for (size_t i = 0; i < j.n; i++) st_set(e, &a->mem, j.ents[i].id, &j.ents[i].v);
@@ -289,7 +369,7 @@ static int dist_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
 uint32_t state_distance(tc_eng *e, const astate *a, const astate *b, int *int_only,
                         uint32_t limit) {
   dist_acc x = {0, limit, 1};
-  diff_ctx d = {e, dist_fn, &x, 0};
+  diff_ctx d = {e, dist_fn, &x, 0, 1};
   walk_states(&d, a, b);
   if (a->avail_yes != b->avail_yes || a->avail_no != b->avail_no) {
     x.dist += 16;
@@ -320,7 +400,7 @@ static int diff_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
 int state_diff(tc_eng *e, const astate *from, const astate *to, delta_ent **out, size_t *n,
                size_t *cap) {
   diff_acc x = {out, n, cap};
-  diff_ctx d = {e, diff_fn, &x, 0};
+  diff_ctx d = {e, diff_fn, &x, 0, 0};
   walk_states(&d, from, to);
   return e->oom ? -1 : 0;
 }
@@ -336,4 +416,8 @@ void st_free_all(tc_eng *e) {
     free(e->free_leaf);
     e->free_leaf = n;
   }
+}
+
+int state_differ_in_ints_only(tc_eng *e, const astate *a, const astate *b) {
+  return state_tag_hash(e, a) == state_tag_hash(e, b);
 }
