@@ -77,11 +77,12 @@ static int32_t backend_of_int(tc_eng *e, const aval *v) {
 }
 
 /* The value of a place, made a symbol when nothing is known and it is one place (so that
-   two reads of the same unknown agree). */
+   two reads of the same unknown agree). The symbol is named after the place, so a loop that
+   reads an unknown again and again reaches a fixpoint. */
 static aval read_materialized(tc_eng *e, astate *s, uint32_t loc, int weak) {
   aval v = mem_eff(e, s, loc);
   if (!weak && (v.k == AV_TOP || v.k == AV_BOT)) {
-    v = av_make(AV_SYM, sym_fresh(e));
+    v = av_make(AV_SYM, sym_of_loc(loc, 0));
     mem_write(e, s, loc, &v, 0);
   }
   return v;
@@ -117,12 +118,13 @@ static void read_device(call_ctx *c, int argi, operand *op) {
   op->prov = fv[0].prov ? fv[0].prov : fv[1].prov ? fv[1].prov : fv[2].prov;
 }
 
-static aval fresh_tensor(tc_eng *e) {
+/* An unknown tensor handle held at loc: a tag of symbols named after loc. */
+static aval symbolic_tensor(uint32_t loc) {
   aval v = av_make(AV_TENSOR, 0);
-  v.tag.backend = TC_TAGF_SYM(sym_fresh(e));
-  v.tag.ordinal = TC_TAGF_SYM(sym_fresh(e));
-  v.tag.autodiff = TC_TAGF_SYM(sym_fresh(e));
-  v.tag.kind = TC_TAGF_SYM(sym_fresh(e));
+  v.tag.backend = TC_TAGF_SYM(sym_of_loc(loc, 0));
+  v.tag.ordinal = TC_TAGF_SYM(sym_of_loc(loc, 1));
+  v.tag.autodiff = TC_TAGF_SYM(sym_of_loc(loc, 2));
+  v.tag.kind = TC_TAGF_SYM(sym_of_loc(loc, 3));
   return v;
 }
 
@@ -137,7 +139,7 @@ static void read_tensor(call_ctx *c, int argi, operand *op) {
   uint32_t single = 0;
   op->v = mem_eval(c->f, c->s, o, &single);
   if ((op->v.k == AV_TOP || op->v.k == AV_BOT) && single && o->kind == TC_OPND_PATH) {
-    op->v = fresh_tensor(e);
+    op->v = symbolic_tensor(single);
     mem_write(e, c->s, single, &op->v, 0);
   }
   if (op->v.k == AV_TENSOR) {
@@ -415,8 +417,8 @@ static void origin_text(const tc_eng *e, const prov *p, char *buf, size_t len) {
   for (; p; p = p->prev) {
     if (p->kind == PV_TENSOR || p->kind == PV_DEVICE || p->kind == PV_RETURN) {
       const char *file = p->loc ? base_name(srcloc_file(e, p->loc)) : "";
-      snprintf(buf, len, " (from %s at %s:%u)", tc_str(e->prog, p->name), file,
-               p->loc ? p->loc->line : 0);
+      snprintf(buf, len, " (from %s at %s:%u)", p->name || !p->text ? tc_str(e->prog, p->name) : p->text,
+               file, p->loc ? p->loc->line : 0);
       return;
     }
   }
@@ -642,6 +644,7 @@ static void apply_result(call_ctx *c) {
       const prov *pv =
           prov_new(e, r->dev_src == TC_DEV_OF_TENSOR ? PV_DEVICE_OF : PV_DEVICE, src,
                    &c->in->loc, opname, 0, tag);
+      if (!opname && pv) ((prov *)pv)->text = c->fn->name;
       write_device(c, &tag, pv);
       return;
     }
@@ -699,6 +702,7 @@ static void apply_result(call_ctx *c) {
       aval v = av_make(AV_TENSOR, 0);
       v.tag = tag;
       v.prov = prov_new(e, PV_TENSOR, src, &c->in->loc, opname, 0, tag);
+      if (!opname && v.prov) ((prov *)v.prov)->text = c->fn->name;
       write_value(c, &v);
       return;
     }

@@ -99,6 +99,7 @@ typedef struct prov {
   const tc_srcloc *loc;
   tc_sym name;  /* API function, variable spelling, or user function */
   tc_sym name2; /* PV_PARAM: the parameter */
+  const char *text; /* the name when it is not a program string (a call through a pointer) */
   uint8_t kind;
   uint16_t depth;
   tc_tag tag;
@@ -335,9 +336,6 @@ struct tc_eng {
   /* store node free lists */
   st_node *free_inner, *free_leaf;
 
-  /* symbols */
-  int64_t next_sym;
-
   /* points-to sets */
   ptset *ptsets;
   size_t n_ptsets, cap_ptsets;
@@ -380,13 +378,16 @@ uint32_t field_id_of_sym(tc_eng *e, tc_sym s);
 uint32_t field_id_of_name(tc_eng *e, const char *name);
 const struct devtype *devtype_for(tc_eng *e, const tc_type *t);
 int loc_is_tensor_type(const tc_eng *e, const char *type_name);
+/* A backend / ordinal / autodiff field of a device: integers that are tags. */
+int loc_is_device_field(const tc_eng *e, uint32_t id);
 
 /* value.c */
 const prov *prov_new(tc_eng *e, prov_kind k, const prov *prev, const tc_srcloc *loc, tc_sym name,
                      tc_sym name2, tc_tag tag);
 const pathnote *pathnote_new(tc_eng *e, const pathnote *prev, const tc_srcloc *loc, tc_sym what,
                              int32_t taken, int32_t backend);
-int64_t sym_fresh(tc_eng *e);
+/* The symbol standing for the unknown value `which` (0..3) first read at loc. */
+int64_t sym_of_loc(uint32_t loc, unsigned which);
 
 /* mem.c: reading and writing places within one function activation */
 typedef struct frame {

@@ -26,7 +26,6 @@ static int setup(tc_eng *e, const tc_program *prog, const tc_rules *rules,
     e->disabled = opts->disabled_rules;
     e->n_disabled = opts->n_disabled_rules;
   }
-  e->next_sym = 1;
   e->stamp = 1;
   e->devtypes = calloc(rules->n_device_types ? rules->n_device_types : 1, sizeof *e->devtypes);
   if (!e->devtypes) return -1;

@@ -155,7 +155,7 @@ static void loc_of(const tc_eng *e, const tc_srcloc *s, tc_loc *out) {
 static void prov_note_text(const tc_eng *e, const prov *p, char *buf, size_t len) {
   char dev[96];
   tc_tag_format_device(&p->tag, &e->names, dev, sizeof dev);
-  const char *name = tc_str(e->prog, p->name);
+  const char *name = p->name || !p->text ? tc_str(e->prog, p->name) : p->text;
   switch ((prov_kind)p->kind) {
     case PV_DEVICE:
       snprintf(buf, len, "%s gives device %s here", name, dev);

@@ -164,3 +164,13 @@ int loc_is_tensor_type(const tc_eng *e, const char *type_name) {
     if (type_is(type_name, e->rules->tensor_types[i])) return 1;
   return 0;
 }
+
+int loc_is_device_field(const tc_eng *e, uint32_t id) {
+  if (!id || id >= e->n_locs || e->locs[id].kind != LK_FIELD) return 0;
+  uint32_t f = e->locs[id].a;
+  for (size_t i = 0; i < e->n_devtypes; i++)
+    if (f == e->devtypes[i].f_backend || f == e->devtypes[i].f_ordinal ||
+        f == e->devtypes[i].f_autodiff)
+      return 1;
+  return 0;
+}

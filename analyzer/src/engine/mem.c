@@ -184,9 +184,12 @@ static int deref_one(frame *f, astate *s, uint32_t holder, int holder_strong, co
   ptset pts;
   av_targets(e, &v, &pts);
   if (!pts.n && (v.k == AV_TOP || v.k == AV_BOT || v.k == AV_SYM) && holder_strong) {
-    /* an unknown pointer: stands for an object of its own from now on */
+    /* an unknown pointer: stands for an object of its own from now on (a new one each time
+       the pointer is found unknown again) */
     uint32_t tgt = loc_root(e, LK_EXT, holder, 0, f->fi->idx);
     if (!tgt) return -1;
+    mem_clear_subtree(e, s, tgt);
+    st_set(e, &s->mem, tgt, NULL);
     aval a = av_make(AV_ADDR, IDX_NONE);
     a.loc = tgt;
     mem_write(e, s, holder, &a, 0);
@@ -368,9 +371,9 @@ void mem_write(tc_eng *e, astate *s, uint32_t loc, const aval *v, int weak) {
   if (!loc) return;
   if (weak) {
     aval old = mem_eff(e, s, loc);
-    /* a NULL-filled slot being filled with handles: the NULL is not a tag */
-    if (old.k == AV_INT && old.i == 0 && (v->k == AV_TENSOR || v->k == AV_ADDR))
-      old = av_make(AV_BOT, 0);
+    /* a NULL-filled array of handles being filled: the NULL is not a tag (pointers keep
+       their NULL: it ends lists) */
+    if (old.k == AV_INT && old.i == 0 && v->k == AV_TENSOR) old = av_make(AV_BOT, 0);
     aval nv = av_join(e, &old, v);
     st_set(e, &s->mem, loc, &nv);
     return;

@@ -59,9 +59,10 @@ static uint64_t av_hash(const aval *v) {
   return h | 1; /* never 0: 0 is "nothing here" */
 }
 
-/* Computes both hashes of n: `hash` over every value, `thash` over the values that are not
-   integers (two states with equal thash differ at most in integers). */
-static void node_hashes(st_node *n) {
+/* Computes both hashes of n (whose first slot is location `base`, at level lvl): `hash` over
+   every value, `thash` over the values that are not plain integers (device fields are tags)
+   — two states with equal thash differ at most in flags and counters. */
+static void node_hashes(const tc_eng *e, st_node *n, uint32_t base, int lvl) {
   if (n->hvalid) return;
   uint64_t h = n->leaf ? 0x1eafull : 0x1a7eull, t = h;
   for (unsigned i = 0; i < ST_FAN; i++) {
@@ -69,10 +70,10 @@ static void node_hashes(st_node *n) {
     if (n->leaf) {
       const aval *v = &((st_leaf *)n)->val[i];
       x = av_hash(v);
-      y = av_intlike(v) ? 0 : x;
+      y = av_intlike(v) && !loc_is_device_field(e, base + i) ? 0 : x;
     } else {
       st_node *k = n->kid[i];
-      if (k) node_hashes(k);
+      if (k) node_hashes(e, k, base + (i << (ST_BITS * lvl)), lvl - 1);
       x = k ? k->hash : 0;
       y = k ? k->thash : 0;
     }
@@ -84,9 +85,9 @@ static void node_hashes(st_node *n) {
   n->hvalid = 1;
 }
 
-static uint64_t node_hash(st_node *n) {
+static uint64_t node_hash(const tc_eng *e, st_node *n, uint32_t base, int lvl) {
   if (!n) return 0;
-  node_hashes(n);
+  node_hashes(e, n, base, lvl);
   return n->hash;
 }
 
@@ -250,7 +251,9 @@ static const aval k_absent; /* all zero: AV_ABSENT */
 
 static void walk2(diff_ctx *d, const st_node *a, const st_node *b, int lvl, uint32_t base) {
   if (d->stop || a == b) return;
-  if (d->by_content && a && b && node_hash((st_node *)a) == node_hash((st_node *)b)) return;
+  if (d->by_content && a && b &&
+      node_hash(d->e, (st_node *)a, base, lvl) == node_hash(d->e, (st_node *)b, base, lvl))
+    return;
   if (lvl == 0) {
     const st_leaf *la = (const st_leaf *)a, *lb = (const st_leaf *)b;
     for (unsigned i = 0; i < ST_FAN && !d->stop; i++) {
@@ -288,7 +291,7 @@ static uint64_t state_hash2(tc_eng *e, const astate *s, int tags_only) {
   if (s->mem.depth < depth) st_lift(e, (st_store *)&((astate *)s)->mem, depth);
   uint64_t h = 0;
   if (s->mem.root) {
-    node_hashes(s->mem.root);
+    node_hashes(e, s->mem.root, 0, s->mem.depth - 1);
     h = tags_only ? s->mem.root->thash : s->mem.root->hash;
   }
   h = hash_mix(h, s->mem.depth);
@@ -354,10 +357,9 @@ typedef struct dist_acc {
 } dist_acc;
 
 static int dist_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
-  (void)id;
   dist_acc *x = d->user;
   if (av_same(a, b)) return 0;
-  if (av_intlike(a) && av_intlike(b)) {
+  if (av_intlike(a) && av_intlike(b) && !loc_is_device_field(d->e, id)) {
     x->dist += 1;
   } else {
     x->dist += 16;

@@ -191,4 +191,4 @@ const pathnote *pathnote_new(tc_eng *e, const pathnote *prev, const tc_srcloc *l
   return p;
 }
 
-int64_t sym_fresh(tc_eng *e) { return e->next_sym++; }
+int64_t sym_of_loc(uint32_t loc, unsigned which) { return ((int64_t)loc << 2) | (which & 3); }
