@@ -138,6 +138,10 @@ static aval addr_union(tc_eng *e, const aval *a, const aval *b) {
 aval av_join(tc_eng *e, const aval *a, const aval *b) {
   if (a->k == AV_ABSENT || a->k == AV_BOT) return *b;
   if (b->k == AV_ABSENT || b->k == AV_BOT) return *a;
+  /* a poisoned value exists only on paths that already failed a check (which stop there
+     when errors abort): the other path's value is the one that matters */
+  if (a->k == AV_POISON) return *b;
+  if (b->k == AV_POISON) return *a;
   if (av_same(a, b)) {
     aval r = *a;
     if (a->drel != b->drel || a->dloc != b->dloc || a->dc != b->dc) r.drel = DR_NONE;
