@@ -415,6 +415,7 @@ typedef struct result_info {
   char function[256];
   const char *line_text;
   size_t line_len;
+  int column; /* of the call, 0 when not known */
   dt_fingerprint_hash key;
   char fingerprint[DT_FINGERPRINT_HEX + 1];
 } result_info;
@@ -446,6 +447,7 @@ static void compute_fingerprints(result_info *infos, size_t n, dt_src_cache *src
       r->abs_file = absolute(r->e->file);
       r->rel_file = r->abs_file ? below_root(r->abs_file) : NULL;
       r->line_text = r->abs_file ? dt__src_line(src, r->abs_file, r->e->line, &r->line_len) : NULL;
+      if (r->line_text) r->column = dt__src_call_column(r->line_text, r->line_len, r->e->op);
       if (r->abs_file) dt__src_function(src, r->abs_file, r->e->line, r->function, sizeof r->function);
     } else {
       char *exe = realpath("/proc/self/exe", NULL);
@@ -494,6 +496,7 @@ static void write_physical(jbuf *b, const result_info *r, int with_snippet) {
     jb_puts(b, "\"}");
   }
   jb_printf(b, ", \"region\": {\"startLine\": %d", r->e->line);
+  if (r->column > 0) jb_printf(b, ", \"startColumn\": %d", r->column);
   if (with_snippet && r->line_text) {
     jb_puts(b, ", \"snippet\": {\"text\": ");
     jb_string_n(b, r->line_text, r->line_len, 0);

@@ -237,3 +237,42 @@ void dt__src_function_in(const char *text, size_t len, int target, char *buf, si
     snprintf(buf, n, "%s", func);
   }
 }
+
+int dt__src_call_column(const char *line, size_t len, const char *name) {
+  size_t name_len = strlen(name), found = 0, at = 0;
+  for (size_t i = 0; i < len;) {
+    char c = line[i];
+    if (c == '/' && i + 1 < len && line[i + 1] == '/') break;
+    if (c == '/' && i + 1 < len && line[i + 1] == '*') {
+      i += 2;
+      while (i + 1 < len && !(line[i] == '*' && line[i + 1] == '/')) i++;
+      i += 2;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      i++;
+      while (i < len && line[i] != c) i += line[i] == '\\' ? 2 : 1;
+      i++;
+      continue;
+    }
+    if (is_ident_start(c)) {
+      size_t start = i;
+      while (i < len && is_ident_char(line[i])) i++;
+      if (i - start == name_len && memcmp(line + start, name, name_len) == 0) {
+        size_t k = i;
+        while (k < len && (line[k] == ' ' || line[k] == '\t')) k++;
+        if (k < len && line[k] == '(') {
+          found++;
+          at = start;
+        }
+      }
+      continue;
+    }
+    i++;
+  }
+  if (found != 1) return 0;
+  int col = 1;
+  for (size_t i = 0; i < at; i++)
+    if (((unsigned char)line[i] & 0xC0) != 0x80) col++;
+  return col;
+}

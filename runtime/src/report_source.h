@@ -31,6 +31,12 @@ const char *dt__src_line(dt_src_cache *c, const char *path, int line, size_t *le
    truncated to n); "" when the line is outside every function or the file is unreadable. */
 void dt__src_function(dt_src_cache *c, const char *path, int line, char *buf, size_t n);
 
+/* The column (1-based, in Unicode code points, as tagcheck's SARIF counts them) of the call
+   of `name` on a source line: where `name` appears as an identifier followed by '(' outside
+   comments and literals. 0 when it appears there not exactly once (a call made by a macro
+   whose name differs, or two calls of the same function on one line). */
+int dt__src_call_column(const char *line, size_t len, const char *name);
+
 /* The C scanner behind dt__src_function, on a text in memory (for tests). */
 void dt__src_function_in(const char *text, size_t len, int line, char *buf, size_t n);
 

@@ -193,9 +193,10 @@ def discover(corpus_dir):
 
 
 class Finding:
-    def __init__(self, path, line, rule, level, message, fingerprint=None):
+    def __init__(self, path, line, rule, level, message, fingerprint=None, col=None,
+                 suppressed=False):
         self.path, self.line, self.rule, self.level, self.message = path, line, rule, level, message
-        self.fingerprint = fingerprint
+        self.fingerprint, self.col, self.suppressed = fingerprint, col, suppressed
 
     def key(self):
         return (self.path, self.line, self.rule)
@@ -212,7 +213,7 @@ def _first(d, *names):
 
 
 def parse_findings(doc, base_dir):
-    """Findings from tagcheck's --format json output (suppressed ones left out)."""
+    """Findings from tagcheck's --format json output (suppressed ones marked)."""
     if isinstance(doc, dict):
         items = _first(doc, "findings", "diagnostics", "results", "diags")
         if items is None:
@@ -221,8 +222,6 @@ def parse_findings(doc, base_dir):
         items = doc
     out = []
     for d in items:
-        if _first(d, "suppressed", "is_suppressed"):
-            continue
         loc = _first(d, "location", "loc") or d
         path = _first(loc, "file", "path", "uri")
         line = _first(loc, "line", "startLine")
@@ -235,7 +234,9 @@ def parse_findings(doc, base_dir):
         if not os.path.isabs(path):
             path = os.path.join(base_dir, path)
         out.append(Finding(os.path.realpath(path), int(line), rule, level,
-                           _first(d, "message", "text") or "", d.get("fingerprint")))
+                           _first(d, "message", "text") or "", d.get("fingerprint"),
+                           _first(loc, "col", "column", "startColumn"),
+                           bool(_first(d, "suppressed", "is_suppressed"))))
     return out
 
 
@@ -449,6 +450,8 @@ def check_analyze(ctx, prog, out):
     if err:
         out.append("  " + err.replace("\n", "\n  "))
         return False, None
+    # A suppressed finding is one the user asked not to see: annotations describe what is shown.
+    findings = [f for f in findings if not f.suppressed]
     matched, levels, missing, unexpected = compare(prog.expectations, findings)
     for e, f in levels:
         out.append("  level: %s:%d: expected %s [%s], got %s — %s"
@@ -526,6 +529,7 @@ def sarif_agrees(run):
         if r.get("ruleId") == fl["rule"] and line == fl["line"] and \
                 fl["path"].endswith(uri.split("/")[-1]):
             run["fingerprint"] = (r.get("partialFingerprints") or {}).get(FINGERPRINT_KEY)
+            run["column"] = pl["region"].get("startColumn")
             return True, ""
     return False, "DT_REPORT log lacks the run-time failure %s at line %d" % (fl["rule"], fl["line"])
 
@@ -581,6 +585,12 @@ def check_oracle(ctx, prog, out):
             out.append("  fingerprints differ at %s:%d: analyzer %s, runtime %s" % (
                 os.path.basename(fl["path"]), fl["line"], static[0].fingerprint,
                 run.get("fingerprint")))
+        # `tagcheck merge` counts a bug once when both logs put it at the same place; the
+        # runtime gives a column when the call is unambiguous on its line.
+        if static and run.get("column") and static[0].col and static[0].col != run["column"]:
+            ok_f = False
+            out.append("  columns differ at %s:%d: analyzer %s, runtime %s" % (
+                os.path.basename(fl["path"]), fl["line"], static[0].col, run["column"]))
     return ok_a and ok_s and ok_r and ok_f and not run.get("note"), row
 
 

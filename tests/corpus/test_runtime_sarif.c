@@ -30,6 +30,7 @@
 
 /* The scanner is internal to libdt (runtime/src/report_source.h). */
 void dt__src_function_in(const char *text, size_t len, int line, char *buf, size_t n);
+int dt__src_call_column(const char *line, size_t len, const char *name);
 
 static const char *g_sample, *g_root, *g_work;
 
@@ -205,8 +206,15 @@ static void check_result(const cJSON *run, const cJSON *res, const expected *e) 
   const cJSON *al = get(get(loc, "physicalLocation"), "artifactLocation");
   assert_string_equal(str(al, "uri"), rel);
   assert_string_equal(str(al, "uriBaseId"), "%SRCROOT%");
-  const cJSON *snippet = get(get(get(loc, "physicalLocation"), "region"), "snippet");
-  assert_non_null(strstr(str(snippet, "text"), e->op));
+  const cJSON *region = get(get(loc, "physicalLocation"), "region");
+  const char *snippet = str(get(region, "snippet"), "text");
+  assert_non_null(snippet);
+  /* the call's column: where "op(" starts (the sample's lines are ASCII) */
+  char call[80];
+  snprintf(call, sizeof call, "%s(", e->op);
+  const char *at = strstr(snippet, call);
+  assert_non_null(at);
+  assert_int_equal(get(region, "startColumn")->valueint, (int)(at - snippet) + 1);
   assert_string_equal(str(cJSON_GetArrayItem(get(loc, "logicalLocations"), 0), "name"), e->func);
   assert_non_null(get(res, "codeFlows"));
   char want[DT_FINGERPRINT_HEX + 1];
@@ -347,6 +355,25 @@ static void test_scanner_finds_enclosing_functions(void **state) {
   expect_function(src, 21, "main");
 }
 
+static int call_column(const char *line, const char *name) {
+  return dt__src_call_column(line, strlen(line), name);
+}
+
+static void test_call_columns(void **state) {
+  (void)state;
+  assert_int_equal(call_column("  y = dt_add(a, b);", "dt_add"), 7);
+  assert_int_equal(call_column("y = dt_add (a, b);", "dt_add"), 5);
+  /* in a literal or a comment, or without a call: not the call */
+  assert_int_equal(call_column("log(\"dt_add(\"); z = dt_add(a, b); // dt_add(x)", "dt_add"), 21);
+  assert_int_equal(call_column("/* dt_add( */ dt_add(a, b)", "dt_add"), 15);
+  assert_int_equal(call_column("f = &dt_add; g = my_dt_add(a);", "dt_add"), 0);
+  /* twice on one line, or only through a macro of another name: unknown */
+  assert_int_equal(call_column("dt_add(dt_add(a, b), c)", "dt_add"), 0);
+  assert_int_equal(call_column("y = LINEAR(x, w, b);", "dt_add"), 0);
+  /* columns count code points: "é" is two bytes, one column */
+  assert_int_equal(call_column("/*é*/ dt_add(a, b)", "dt_add"), 7);
+}
+
 static void test_normalized_line_ignores_layout(void **state) {
   (void)state;
   const char *a = "  dt_tensor *y = dt_add(x, w);   // expect-error: backend-mismatch";
@@ -391,6 +418,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_clean_run_writes_an_empty_log),
       cmocka_unit_test(test_pid_in_report_path),
       cmocka_unit_test(test_scanner_finds_enclosing_functions),
+      cmocka_unit_test(test_call_columns),
       cmocka_unit_test(test_normalized_line_ignores_layout),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
