@@ -41,6 +41,9 @@ char *hx_read(const char *path, size_t *len);
 /* Runs argv (argv[0] a path) in cwd (NULL: here) with the time limit; as_nobody drops root
    privileges first (to read permissions as an ordinary user would). */
 void hx_run(const char *const *argv, const char *cwd, int as_nobody, hx_result *r);
+/* The same with a time limit of its own (seconds). */
+void hx_run_limit(const char *const *argv, const char *cwd, int as_nobody, int seconds,
+                  hx_result *r);
 void hx_result_free(hx_result *r);
 
 /* Runs the tagcheck binary with the arguments (NULL-terminated) in cwd. */
