@@ -497,7 +497,9 @@ static enum CXChildVisitResult scan_attr(CXCursor c, CXCursor parent, CXClientDa
   if (!f) return CXChildVisit_Continue;
   const lw_file *lf = file_of(as->u, f);
   if (!lf->text || off >= lf->size) return CXChildVisit_Continue;
-  if (off2 <= off || off2 > lf->size) off2 = off + 16 < lf->size ? off + 16 : (unsigned)lf->size;
+  /* only the attribute's own, short text: the spelling range of a macro-spelled attribute
+     (getenv's __nonnull, __wur) can span whole stretches of <sys/cdefs.h>, noreturn included */
+  if (off2 <= off || off2 > lf->size || off2 - off > 64) return CXChildVisit_Continue;
   for (unsigned i = off; i + 8 <= off2; i++) {
     if (memcmp(lf->text + i, "noreturn", 8) == 0 || memcmp(lf->text + i, "Noreturn", 8) == 0) {
       as->found = 1;
