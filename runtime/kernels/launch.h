@@ -384,7 +384,7 @@ static int dt_k_matmul(const dt_k_env *env, const dt_op_desc *op) {
   a.m = m;
   a.n = n;
   a.k = k;
-  const int aligned = (((uintptr_t)a.a | (uintptr_t)a.b) & 15) == 0;
+  const int aligned = DT_K_MM_VEC_LOADS && (((uintptr_t)a.a | (uintptr_t)a.b) & 15) == 0;
   switch (op->kind) {
     case DT_FLOAT:
       a.vec = aligned && k % DT_K_MMF_V == 0 && n % DT_K_MMF_V == 0;

@@ -1,7 +1,10 @@
 /* runtime/kernels/matmul.cuh — the tiled matrix-product kernels (float and int), instances of
  * matmul_tile.cuh, and the tile shapes each target uses. A GPU wants 256 threads of 8x8
  * register tiles in split layout; sim wants few "threads" with wide contiguous rows (a vector
- * register each) and a deep K step to amortize its per-region work. Same source either way. */
+ * register each) and a deep K step to amortize its per-region work. Same source either way.
+ * The CUDA float shape was chosen on an H200 among BK 8/16, 1 or 2 blocks per multiprocessor,
+ * warp map on/off, vector loads on/off, checked/unchecked interior loads (bench/results/
+ * h200-matmul-tuning.txt): 128x128x16, 2 blocks, warp map, checked scalar loads was best. */
 #ifndef DT_KERNELS_MATMUL_CUH
 #define DT_KERNELS_MATMUL_CUH
 
@@ -16,7 +19,7 @@
 #define DT_K_MMF_BN 128
 #endif
 #ifndef DT_K_MMF_BK
-#define DT_K_MMF_BK 8
+#define DT_K_MMF_BK 16
 #endif
 #ifndef DT_K_MMF_TM
 #define DT_K_MMF_TM 8
@@ -25,6 +28,9 @@
 #define DT_K_MMF_TN 8
 #endif
 #define DT_K_MMF_SPLIT 1
+#ifndef DT_K_MMF_WARP_MAP
+#define DT_K_MMF_WARP_MAP 1
+#endif
 #ifndef DT_K_MMF_MIN_BLOCKS
 #define DT_K_MMF_MIN_BLOCKS 2
 #endif
@@ -34,6 +40,7 @@
 #define DT_K_MMI_TM 4
 #define DT_K_MMI_TN 4
 #define DT_K_MMI_SPLIT 1
+#define DT_K_MMI_WARP_MAP 1
 #else
 #ifndef DT_K_MMF_TM /* rows of the per-thread tile: as many vector accumulators as fit */
 #define DT_K_MMF_TM 4
@@ -43,6 +50,7 @@
 #define DT_K_MMF_BK 32
 #define DT_K_MMF_TN 16
 #define DT_K_MMF_SPLIT 0
+#define DT_K_MMF_WARP_MAP 0 /* no warps on sim */
 #define DT_K_MMF_MIN_BLOCKS 1
 #define DT_K_MMI_BM 32
 #define DT_K_MMI_BN 32
@@ -50,6 +58,16 @@
 #define DT_K_MMI_TM 4
 #define DT_K_MMI_TN 8
 #define DT_K_MMI_SPLIT 0
+#define DT_K_MMI_WARP_MAP 0
+#endif
+/* Whether the kernels may load whole 16-byte groups (dt_k_matmul_args.vec): measured slower on
+   an H200 (bench/results/h200-matmul.txt), so off for CUDA unless asked for with -D. */
+#ifndef DT_K_MM_VEC_LOADS
+#if defined(DT_K_CUDA)
+#define DT_K_MM_VEC_LOADS 0
+#else
+#define DT_K_MM_VEC_LOADS 1
+#endif
 #endif
 #define DT_K_MMF_V 4 /* floats per 16-byte load group */
 #define DT_K_MMI_V 2 /* int64s per 16-byte load group */
@@ -68,6 +86,7 @@
 #define MM_SPLIT DT_K_MMF_SPLIT
 #define MM_MIN_BLOCKS DT_K_MMF_MIN_BLOCKS
 #define MM_V DT_K_MMF_V
+#define MM_WARP_MAP DT_K_MMF_WARP_MAP
 #define MM_MAC(acc, a, b) ((acc) + (a) * (b))
 #include "matmul_tile.cuh"
 #undef MM_NAME
@@ -81,6 +100,7 @@
 #undef MM_SPLIT
 #undef MM_MIN_BLOCKS
 #undef MM_V
+#undef MM_WARP_MAP
 #undef MM_MAC
 
 /* int64: wrapping arithmetic (computed unsigned, no signed overflow) */
@@ -95,6 +115,7 @@
 #define MM_SPLIT DT_K_MMI_SPLIT
 #define MM_MIN_BLOCKS 1
 #define MM_V DT_K_MMI_V
+#define MM_WARP_MAP DT_K_MMI_WARP_MAP
 #define MM_MAC(acc, a, b) ((int64_t)((uint64_t)(acc) + (uint64_t)(a) * (uint64_t)(b)))
 #include "matmul_tile.cuh"
 #undef MM_NAME
@@ -108,6 +129,7 @@
 #undef MM_SPLIT
 #undef MM_MIN_BLOCKS
 #undef MM_V
+#undef MM_WARP_MAP
 #undef MM_MAC
 
 #endif /* DT_KERNELS_MATMUL_CUH */

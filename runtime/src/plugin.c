@@ -38,7 +38,7 @@ static void *try_path(const char *path, char *err, size_t err_len) {
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (h == NULL && err[0] == '\0') {
     const char *e = dlerror();
-    snprintf(err, err_len, "%s", e != NULL ? e : path);
+    snprintf(err, err_len, "%.480s", e != NULL ? e : path);
   }
   return h;
 }
