@@ -147,9 +147,11 @@ static void test_serialize_round_trip(void **state) {
 static void test_path_format(void **state) {
   (void)state;
   tc_program *p = tc_program_new();
-  tc_elem e[5] = {{TC_ELEM_DEREF, 0, 0}, {TC_ELEM_FIELD, tc_intern(p, "layers"), 0},
-                  {TC_ELEM_INDEX_ANY, 0, 0}, {TC_ELEM_FIELD, tc_intern(p, "w"), 0},
-                  {TC_ELEM_DEREF, 0, 0}};
+  tc_elem e[5] = {{.kind = TC_ELEM_DEREF},
+                  {.kind = TC_ELEM_FIELD, .field = tc_intern(p, "layers")},
+                  {.kind = TC_ELEM_INDEX_ANY},
+                  {.kind = TC_ELEM_FIELD, .field = tc_intern(p, "w")},
+                  {.kind = TC_ELEM_DEREF}};
   tc_path path = {TC_ROOT_PARAM, 0, 4, e, 0};
   char buf[128];
   tc_path_format(p, NULL, &path, buf, sizeof buf);

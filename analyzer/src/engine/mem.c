@@ -209,6 +209,20 @@ static int deref_one(frame *f, astate *s, uint32_t holder, int holder_strong, co
   return consumed;
 }
 
+/* `a[i]` where this state knows i: the element `a[k]` (el rewritten as a constant index). */
+static const tc_elem *known_index(frame *f, astate *s, const tc_elem *el, tc_elem *tmp) {
+  if (!el || el->kind != TC_ELEM_INDEX_ANY || !el->index_root) return el;
+  tc_path var = {el->index_root, el->index_id, 0, NULL, 0};
+  uint32_t loc = mem_root_loc(f, &var);
+  if (!loc) return el;
+  aval v = mem_eff(f->e, s, loc);
+  if (v.k != AV_INT || v.i < 0 || v.i > (int64_t)1 << 40) return el;
+  *tmp = *el;
+  tmp->kind = TC_ELEM_INDEX;
+  tmp->index = v.i;
+  return tmp;
+}
+
 int mem_resolve(frame *f, astate *s, const tc_path *p, targets *out) {
   tc_eng *e = f->e;
   memset(out, 0, sizeof *out);
@@ -219,7 +233,8 @@ int mem_resolve(frame *f, astate *s, const tc_path *p, targets *out) {
   }
   out->loc[out->n++] = root;
   for (uint32_t i = 0; i < p->n_elems; i++) {
-    const tc_elem *el = &p->elems[i];
+    tc_elem tmp, tmp2;
+    const tc_elem *el = known_index(f, s, &p->elems[i], &tmp);
     targets next;
     memset(&next, 0, sizeof next);
     next.weak = out->weak;
@@ -238,7 +253,8 @@ int mem_resolve(frame *f, astate *s, const tc_path *p, targets *out) {
           break;
         case TC_ELEM_DEREF: {
           /* holders that hold no address (a NULL-filled summary) are skipped when others do */
-          const tc_elem *nx = i + 1 < p->n_elems ? &p->elems[i + 1] : NULL;
+          const tc_elem *nx =
+              i + 1 < p->n_elems ? known_index(f, s, &p->elems[i + 1], &tmp2) : NULL;
           int c = deref_one(f, s, cur, out->n == 1 && !out->weak, nx, &next);
           if (c >= 0) {
             consumed = c;

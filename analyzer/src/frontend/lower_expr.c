@@ -75,7 +75,7 @@ static int deref_place(lw_fn *fn, tc_opnd v, lw_place *out) {
     return 1;
   }
   if (v.kind == TC_OPND_PATH) {
-    tc_elem e = {TC_ELEM_DEREF, 0, 0};
+    tc_elem e = {.kind = TC_ELEM_DEREF};
     out->path = lw_path_extend(fn, &v.path, e);
     return 1;
   }
@@ -84,17 +84,21 @@ static int deref_place(lw_fn *fn, tc_opnd v, lw_place *out) {
 
 /* base[index] where base is the (decayed) pointer value v. */
 static int index_place(lw_fn *fn, tc_opnd base, tc_opnd index, lw_place *out) {
-  tc_elem e = {TC_ELEM_INDEX_ANY, 0, 0};
+  tc_elem e = {.kind = TC_ELEM_INDEX_ANY};
   if (index.kind == TC_OPND_INT) {
     e.kind = TC_ELEM_INDEX;
     e.index = index.ival;
+  } else if (index.kind == TC_OPND_PATH && index.path.n_elems == 0 &&
+             index.path.root != TC_ROOT_GLOBAL) {
+    e.index_root = index.path.root; /* the engine may know the variable's value */
+    e.index_id = index.path.id;
   }
   if (base.kind == TC_OPND_ADDR) { /* an array that decayed: index the array itself */
     out->path = lw_path_extend(fn, &base.path, e);
     return 1;
   }
   if (base.kind == TC_OPND_PATH) {
-    tc_elem d = {TC_ELEM_DEREF, 0, 0};
+    tc_elem d = {.kind = TC_ELEM_DEREF};
     tc_path p = lw_path_extend(fn, &base.path, d);
     out->path = lw_path_extend(fn, &p, e);
     return 1;
@@ -125,7 +129,7 @@ static int member_place(lw_fn *fn, CXCursor e, lw_place *out) {
   if (!ok) return 0;
   tc_sym field = lw_intern_cx(fn->u, clang_getCursorSpelling(clang_getCursorReferenced(e)));
   if (field) {
-    tc_elem el = {TC_ELEM_FIELD, field, 0};
+    tc_elem el = {.kind = TC_ELEM_FIELD, .field = field};
     out->path = lw_path_extend(fn, &out->path, el);
   }
   return 1;

@@ -53,7 +53,7 @@ static int frame_exhausted(const init_frame *f) {
 static lw_place member(lw_fn *fn, const init_frame *f) {
   lw_place m;
   if (f->is_array) {
-    tc_elem e = {TC_ELEM_INDEX, 0, (int64_t)f->next};
+    tc_elem e = {.kind = TC_ELEM_INDEX, .index = (int64_t)f->next};
     m.path = lw_path_extend(fn, &f->place.path, e);
     m.type = f->elem_type;
     return m;
@@ -62,7 +62,7 @@ static lw_place member(lw_fn *fn, const init_frame *f) {
   const lw_field *fd = &f->rec->fields[f->next];
   m.type = fd->type;
   if (fd->name) {
-    tc_elem e = {TC_ELEM_FIELD, fd->name, 0};
+    tc_elem e = {.kind = TC_ELEM_FIELD, .field = fd->name};
     m.path = lw_path_extend(fn, &f->place.path, e);
   } else {
     m.path = f->place.path; /* anonymous member: its fields belong to the parent */

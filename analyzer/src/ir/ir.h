@@ -62,6 +62,11 @@ typedef struct tc_elem {
   tc_elem_kind kind;
   tc_sym field;  /* TC_ELEM_FIELD */
   int64_t index; /* TC_ELEM_INDEX */
+  /* TC_ELEM_INDEX_ANY: the variable holding the index when it is a plain local, parameter or
+     temporary (`ts[i]`, `devs[i % 2]` through its temporary), so the engine can use its value
+     where it knows it; index_root 0 otherwise */
+  tc_root_kind index_root;
+  uint32_t index_id;
 } tc_elem;
 
 typedef struct tc_path {

@@ -10,7 +10,7 @@
 #include "ir/ir_walk.h"
 
 #define TC_IR_MAGIC "TCIR"
-#define TC_IR_FORMAT 1u
+#define TC_IR_FORMAT 2u
 
 typedef struct ser {
   int reading;
@@ -161,6 +161,13 @@ static void io_path(ser *s, tc_path *p) {
     IO_ENUM(s, e->kind, TC_ELEM_FIELD, TC_ELEM_DEREF);
     if (e->kind == TC_ELEM_FIELD) io_sym(s, &e->field);
     if (e->kind == TC_ELEM_INDEX) io_i64(s, &e->index);
+    if (e->kind == TC_ELEM_INDEX_ANY) {
+      uint32_t r = (uint32_t)e->index_root;
+      io_u32(s, &r);
+      if (r > TC_ROOT_TEMP) s->bad = 1;
+      e->index_root = (tc_root_kind)r;
+      io_u32(s, &e->index_id);
+    }
   }
   io_sym(s, &p->spelling);
 }
