@@ -159,9 +159,11 @@ static void mutate_once(buf *b, rng *r) {
       free(copy);
       break;
     }
-    case 3: /* cut a few bytes */
-      splice(b, at, 1 + below(r, 20) > b->n - at ? b->n - at : 1 + below(r, 20), "", 0);
+    case 3: { /* cut a few bytes */
+      size_t cut = 1 + below(r, 20);
+      splice(b, at, cut > b->n - at ? b->n - at : cut, "", 0);
       break;
+    }
     case 4: { /* insert a token */
       const char *t = k_tokens[below(r, sizeof k_tokens / sizeof k_tokens[0])];
       splice(b, at, 0, t, strlen(t));
