@@ -34,8 +34,9 @@ fi
 [ -n "$cc" ] || { echo "run.sh: clang-19 not found (scripts/install-deps.sh installs it)" >&2; exit 1; }
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
-  CC=$cc cmake -S "$root/fuzz" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build.configure.log" 2>&1 ||
-    { cat "$build.configure.log" >&2; exit 1; }
+  mkdir -p "$build"
+  CC=$cc cmake -S "$root/fuzz" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build/configure.log" 2>&1 ||
+    { cat "$build/configure.log" >&2; exit 1; }
 fi
 harnesses="$*"
 [ -n "$harnesses" ] || harnesses=$(grep -v '^#' "$root/fuzz/harnesses.txt" | awk 'NF {print $1}')

@@ -8,8 +8,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 cc=${1:-cc}
 build=${2:-$here/../../build-tsan}
 if [ ! -f "$build/CMakeCache.txt" ]; then
+  mkdir -p "$build"
   cmake -S "$here/tsan" -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    >"$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
+    >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
 fi
 cmake --build "$build" -j 2 --target test_threads_tsan
 # OpenBLAS's own worker threads are not instrumented: keep matrix products on the caller's thread.
