@@ -16,11 +16,33 @@
    calls to it are treated like calls to an unknown function. */
 #define IRRELEVANT_CONTEXTS 8
 
-fninfo *fn_lookup(tc_eng *e, tc_sym usr, tc_sym name) {
+/* Length of the folder part two paths share. */
+static size_t shared_folder_len(const char *a, const char *b) {
+  size_t n = 0, i = 0;
+  while (a[i] && a[i] == b[i]) {
+    if (a[i] == '/') n = i + 1;
+    i++;
+  }
+  return n;
+}
+
+fninfo *fn_lookup(tc_eng *e, const tc_unit *from, tc_sym usr, tc_sym name) {
   uint32_t idx;
-  if (usr && map_get(&e->fn_by_usr, usr, &idx)) return &e->fns[idx];
-  if (name && map_get(&e->fn_by_name, name, &idx)) return &e->fns[idx];
-  return NULL;
+  if (!(usr && map_get(&e->fn_by_usr, usr, &idx)) && !(name && map_get(&e->fn_by_name, name, &idx)))
+    return NULL;
+  fninfo *best = &e->fns[idx];
+  if (!from || !best->next_same_usr) return best;
+  const char *here = tc_str(e->prog, from->file);
+  size_t best_len = 0;
+  for (fninfo *c = best; c; c = c->next_same_usr ? &e->fns[c->next_same_usr - 1] : NULL) {
+    if (c->unit == from) return c;
+    size_t len = shared_folder_len(here, tc_str(e->prog, c->unit->file));
+    if (len > best_len) {
+      best_len = len;
+      best = c;
+    }
+  }
+  return best;
 }
 
 const tc_api_fn *api_lookup(tc_eng *e, tc_sym name) {
@@ -367,11 +389,11 @@ void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
   fninfo *callee = NULL;
   if (!in->callee.indirect) {
     api = api_lookup(e, in->callee.name);
-    if (!api) callee = fn_lookup(e, in->callee.usr, in->callee.name);
+    if (!api) callee = fn_lookup(e, f->fi->unit, in->callee.usr, in->callee.name);
   } else {
     aval t = mem_eval(f, &s, &in->callee.target, NULL);
     if (t.k == AV_FUNC) {
-      callee = fn_lookup(e, (tc_sym)t.i, 0);
+      callee = fn_lookup(e, f->fi->unit, (tc_sym)t.i, 0);
       if (!callee) api = api_of_usr(e, (tc_sym)t.i);
     }
   }

@@ -241,6 +241,9 @@ typedef struct fninfo {
   const tc_function *fn;
   const tc_unit *unit;
   uint32_t idx;
+  /* Another definition with the same USR (index + 1; 0: none): a database holding several
+     programs defines main, init_model… once per program. */
+  uint32_t next_same_usr;
   uint32_t n_insns;
   /* lazily computed by flow.c */
   int prepared;
@@ -444,7 +447,9 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
 int flow_assume(tc_eng *e, astate *s, const aval *v, int truth);
 
 /* call.c */
-fninfo *fn_lookup(tc_eng *e, tc_sym usr, tc_sym name);
+/* The definition a call from unit `from` reaches: the caller's own unit's, else the one in the
+   nearest folder, else the first. */
+fninfo *fn_lookup(tc_eng *e, const tc_unit *from, tc_sym usr, tc_sym name);
 const tc_api_fn *api_lookup(tc_eng *e, tc_sym name);
 const tc_api_fn *api_of_usr(tc_eng *e, tc_sym usr); /* the API function a designator names */
 int api_usr_is_api(tc_eng *e, tc_sym usr);

@@ -50,8 +50,18 @@ static int setup(tc_eng *e, const tc_program *prog, const tc_rules *rules,
       const tc_function *fn = i < unit->n_functions ? &unit->functions[i] : unit->global_init;
       if (!fn) continue;
       int is_init = i == unit->n_functions || is_global_init_name(e, fn);
-      if (!is_init && fn->usr && map_get(&e->fn_by_usr, fn->usr, NULL))
-        continue; /* the same function (an inline helper of a header) from another unit */
+      uint32_t first = 0;
+      fninfo *last_same = NULL;
+      if (!is_init && fn->usr && map_get(&e->fn_by_usr, fn->usr, &first)) {
+        /* The same definition (an inline helper of a header) seen from another unit, or
+           another program's function of the same name (a database with several mains). */
+        int duplicate = 0;
+        for (fninfo *c = &e->fns[first]; c; c = c->next_same_usr ? &e->fns[c->next_same_usr - 1] : NULL) {
+          if (c->fn->loc.file == fn->loc.file && c->fn->loc.line == fn->loc.line) duplicate = 1;
+          last_same = c;
+        }
+        if (duplicate) continue;
+      }
       fninfo *fi = &e->fns[e->n_fns];
       fi->fn = fn;
       fi->unit = unit;
@@ -60,6 +70,10 @@ static int setup(tc_eng *e, const tc_program *prog, const tc_rules *rules,
       fi->is_main = !is_init && strcmp(tc_str(prog, fn->name), "main") == 0;
       for (uint32_t b = 0; b < fn->n_blocks; b++) total_insns += fn->blocks[b].n_insns + 1;
       if (is_init) continue;
+      if (last_same) {
+        last_same->next_same_usr = fi->idx + 1;
+        continue;
+      }
       if (fn->usr && map_put(&e->fn_by_usr, fn->usr, fi->idx)) return -1;
       if (!fn->is_static && fn->name && !map_get(&e->fn_by_name, fn->name, NULL) &&
           map_put(&e->fn_by_name, fn->name, fi->idx))
@@ -97,7 +111,7 @@ static void scan_program(tc_eng *e, tc_map *mutable_globals) {
           if (api->api) fi->relevant = 1;
           continue;
         }
-        fninfo *callee = fn_lookup(e, in->callee.usr, in->callee.name);
+        fninfo *callee = fn_lookup(e, fi->unit, in->callee.usr, in->callee.name);
         if (callee && callee != fi) callee->called = 1;
       }
     }
@@ -122,7 +136,7 @@ static void scan_program(tc_eng *e, tc_map *mutable_globals) {
           for (uint32_t a = 0; a < in->n_args + 2; a++) {
             const tc_opnd *o = a < 2 ? ops[a] : &in->args[a - 2];
             if (o->kind != TC_OPND_FUNC) continue;
-            fninfo *target = fn_lookup(e, o->sym, 0);
+            fninfo *target = fn_lookup(e, fi->unit, o->sym, 0);
             int rel = target ? target->relevant : api_usr_is_api(e, o->sym);
             if (rel && !relevant_address_taken) {
               relevant_address_taken = 1;
@@ -143,7 +157,7 @@ static void scan_program(tc_eng *e, tc_map *mutable_globals) {
         for (uint32_t i = 0; i < fn->blocks[b].n_insns; i++) {
           const tc_insn *in = &fn->blocks[b].insns[i];
           if (in->kind != TC_I_CALL || in->callee.indirect) continue;
-          fninfo *callee = fn_lookup(e, in->callee.usr, in->callee.name);
+          fninfo *callee = fn_lookup(e, fi->unit, in->callee.usr, in->callee.name);
           if (!callee || api_lookup(e, in->callee.name)) continue;
           if (callee->allocates && !fi->allocates) {
             fi->allocates = 1;
