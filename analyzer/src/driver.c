@@ -122,6 +122,11 @@ static int build_units(const tc_options *o, tc_compdb *db, unit_list *ul) {
     fprintf(stderr, "tagcheck: %s\n", err);
     return 2;
   }
+  if (o->compdb_dir && db->n_skipped && !o->quiet)
+    fprintf(stderr, "tagcheck: note: %zu entr%s of %s %s not C (%s%s) and %s skipped\n",
+            db->n_skipped, db->n_skipped == 1 ? "y" : "ies", db->path,
+            db->n_skipped == 1 ? "is" : "are", db->first_skipped,
+            db->n_skipped > 1 ? ", …" : "", db->n_skipped == 1 ? "is" : "are");
   if (!o->compdb_dir && o->n_files == 0) {
     fprintf(stderr, "tagcheck: no input: give -p DIR (a compile_commands.json) or FILE... [-- ARGS]\n"
                     "Try 'tagcheck --help'.\n");

@@ -190,6 +190,21 @@ static void test_errors(void **state) {
                "\"arguments\" is not an array of strings");
   expect_error("[{\"directory\": \"/a\", \"file\": \"x.c\", \"command\": \"cc 'x.c\"}]",
                "unterminated quote");
+  /* sources that are not C are left out, and counted */
+  tc_compdb db2;
+  char err2[256];
+  const char *mixed = "[{\"directory\": \"/a\", \"file\": \"k.cu\", \"command\": \"nvcc -c k.cu\"},"
+                      " {\"directory\": \"/a\", \"file\": \"s.S\", \"command\": \"cc -c s.S\"},"
+                      " {\"directory\": \"/a\", \"file\": \"m.c\", \"command\": \"cc -c m.c\"},"
+                      " {\"directory\": \"/a\", \"file\": \"w.cpp\", \"command\": \"c++ -c w.cpp\"}]";
+  assert_int_equal(tc_compdb_parse(mixed, strlen(mixed), "/p/compile_commands.json", "/p", &db2,
+                                   err2, sizeof err2),
+                   0);
+  assert_int_equal(db2.n, 2);
+  assert_int_equal(db2.n_skipped, 2);
+  assert_string_equal(db2.first_skipped, "/a/k.cu");
+  assert_string_equal(db2.cmds[0].file, "/a/m.c");
+  tc_compdb_free(&db2);
   /* an empty database is valid */
   tc_compdb db;
   char err[256];

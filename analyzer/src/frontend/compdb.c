@@ -437,11 +437,23 @@ int tc_compile_cmd_from_args(const char *file, const char *const *args, size_t n
 
 /* ---- the database ---- */
 
+int tc_compdb_is_c_family(const char *file) {
+  static const char *const exts[] = {"c", "h", "i", "cc", "cp", "cpp", "cxx", "c++", "C",
+                                     "CC", "CPP", "ii", "hh", "hpp", "hxx", "m", "mm"};
+  const char *slash = strrchr(file, '/');
+  const char *dot = strrchr(slash ? slash : file, '.');
+  if (!dot || !dot[1]) return 0;
+  for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+    if (strcmp(dot + 1, exts[i]) == 0) return 1;
+  return 0;
+}
+
 void tc_compdb_free(tc_compdb *db) {
   if (!db) return;
   for (size_t i = 0; i < db->n; i++) tc_compile_cmd_free(&db->cmds[i]);
   free(db->cmds);
   free(db->path);
+  free(db->first_skipped);
   memset(db, 0, sizeof *db);
 }
 
@@ -564,6 +576,12 @@ int tc_compdb_parse(const char *text, size_t len, const char *db_path, const cha
     if (why) {
       snprintf(err, err_len, "%s: entry %zu of %zu: %s", db_path, idx, n, why);
       goto done;
+    }
+    if (!tc_compdb_is_c_family(cmd.file)) {
+      if (!out->first_skipped) out->first_skipped = strdup(cmd.file);
+      out->n_skipped++;
+      tc_compile_cmd_free(&cmd);
+      continue;
     }
     uint64_t h = cmd_hash(&cmd);
     int dup = 0;

@@ -19,10 +19,14 @@ typedef struct tc_compdb {
   char *path; /* the compile_commands.json read */
   tc_compile_cmd *cmds;
   size_t n;
+  size_t n_skipped;    /* entries for sources that are not C (CUDA, assembly, …) */
+  char *first_skipped; /* the first of those files, for messages */
 } tc_compdb;
 
 /* Reads DIR/compile_commands.json. Returns 0, or -1 with "FILE:LINE:COL: what is wrong" (or
-   "FILE: entry N: what is wrong") in err. Exact duplicate entries are kept once. */
+   "FILE: entry N: what is wrong") in err. Exact duplicate entries are kept once; entries whose
+   file is not C (or C++/Objective-C, which include C headers) by its extension are counted in
+   n_skipped and left out: tagcheck analyzes C. */
 int tc_compdb_load(const char *dir, tc_compdb *out, char *err, size_t err_len);
 /* The same from text already in memory; db_path names it in messages, relative directories are
    relative to db_dir. */
@@ -50,6 +54,10 @@ void tc_argv_free(char **argv, size_t argc);
    malloc'd vector, or -1 when out of memory. */
 int tc_filter_args(const char *const *in, size_t n, int has_compiler, const char *directory,
                    char ***out, size_t *out_n);
+
+/* Whether a source file is one tagcheck parses (C and the languages that include C headers),
+   judged by its extension. */
+int tc_compdb_is_c_family(const char *file);
 
 /* Makes path absolute against dir (NULL: the current directory) and normalizes it lexically.
    Returns a malloc'd string. */
