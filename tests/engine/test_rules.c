@@ -210,8 +210,10 @@ static void test_docs_example(void **state) {
   (void)state;
   FILE *f = fopen(TC_TEST_SOURCE_DIR "/docs/rules.md", "r");
   assert_non_null(f);
-  static char doc[1 << 16];
-  size_t n = fread(doc, 1, sizeof doc - 1, f);
+  size_t cap = 1 << 16;
+  char *doc = malloc(cap);
+  assert_non_null(doc);
+  size_t n = fread(doc, 1, cap - 1, f);
   fclose(f);
   doc[n] = '\0';
   char *start = NULL;
@@ -226,6 +228,7 @@ static void test_docs_example(void **state) {
   assert_non_null(tc_rules_find(r, "nt_dot"));
   assert_non_null(tc_rules_find(r, "nt_gpu"));
   tc_rules_free(r);
+  free(doc);
 }
 
 int main(void) {

@@ -933,8 +933,6 @@ static int parse_functions(loader *L, const cJSON *obj, const char *section, int
             section);
     return -1;
   }
-  static const char *const none[] = {NULL};
-  (void)none;
   for (const cJSON *f = obj->child; f; f = f->next) {
     for (const cJSON *g = f->next; g; g = g->next)
       if (strcmp(f->string, g->string) == 0) {
