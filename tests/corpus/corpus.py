@@ -330,25 +330,45 @@ class Context:
     # ---- the runtime ----
 
     def available_backends(self):
-        """Which backends this machine has, asked of libdt itself (a probe program)."""
+        """Which backends this machine has, asked of libdt itself (a probe program). Tests run
+        in parallel: each builds its own probe, and the answer is cached with an atomic rename."""
         if self._available is not None:
             return self._available
         d = os.path.join(self.work_dir, "_probe")
         os.makedirs(d, exist_ok=True)
-        src = os.path.join(d, "probe.c")
+        cache = os.path.join(d, "available.json")
+        libdt_time = os.path.getmtime(self.m["libdt"])
+        try:
+            with open(cache, encoding="utf-8") as fh:
+                cached = json.load(fh)
+            if cached.get("libdt_mtime") == libdt_time:
+                self._available = cached["available"]
+                return self._available
+        except (OSError, ValueError, KeyError):
+            pass
+        tag = "%d" % os.getpid()
+        src = os.path.join(d, "probe-%s.c" % tag)
+        exe = os.path.join(d, "probe-%s" % tag)
         with open(src, "w", encoding="utf-8") as fh:
             fh.write('#include <stdio.h>\n#include <dt/dt.h>\nint main(void) {\n'
                      '  printf("cpu %d\\nsim %d\\ncuda %d\\n", dt_backend_available(DT_BACKEND_CPU),\n'
                      '         dt_backend_available(DT_BACKEND_SIM), dt_backend_available(DT_BACKEND_CUDA));\n'
                      '  return 0;\n}\n')
-        exe = os.path.join(d, "probe")
-        err = self.build([src], exe, [])
-        if err:
-            raise CorpusError("cannot build the availability probe: " + err)
-        p = subprocess.run([exe], capture_output=True, text=True, timeout=60)
-        if p.returncode != 0:
-            raise CorpusError("the availability probe failed: " + p.stderr)
+        try:
+            err = self.build([src], exe, [])
+            if err:
+                raise CorpusError("cannot build the availability probe: " + err)
+            p = subprocess.run([exe], capture_output=True, text=True, timeout=60)
+            if p.returncode != 0:
+                raise CorpusError("the availability probe failed: " + p.stderr)
+        finally:
+            for f in (src, exe):
+                if os.path.exists(f):
+                    os.unlink(f)
         self._available = {k: v == "1" for k, v in (l.split() for l in p.stdout.split("\n") if l)}
+        with open(cache + "." + tag, "w", encoding="utf-8") as fh:
+            json.dump({"libdt_mtime": libdt_time, "available": self._available}, fh)
+        os.replace(cache + "." + tag, cache)
         return self._available
 
     def build(self, sources, exe, extra):
