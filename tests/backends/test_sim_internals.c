@@ -24,6 +24,22 @@ KERNEL(k_cover, cover_args, p) {
   THREADS { p.count[block * BLOCK_DIM_X + THREAD_IDX_X] += 1; }
 }
 
+/* A block that takes a while (tens of microseconds), so launches of many of them outlast the
+   launcher's solo phase and the pool's workers take part. */
+typedef struct slow_args {
+  int *count;
+  volatile double *sink;
+} slow_args;
+KERNEL(k_slow, slow_args, p) {
+  const int64_t block = BLOCK_IDX_Y * GRID_DIM_X + BLOCK_IDX_X;
+  THREADS {
+    double x = (double)THREAD_IDX_X;
+    for (int i = 0; i < 200; ++i) x = x * 1.0000001 + 0.5;
+    p.sink[block] = x;
+    p.count[block * BLOCK_DIM_X + THREAD_IDX_X] += 1;
+  }
+}
+
 typedef struct barrier_args {
   int *out;
 } barrier_args;
@@ -52,6 +68,21 @@ static void test_every_block_once(void **state) {
   for (int64_t i = 0; i < gx * gy * bx; ++i)
     if (count[i] != 20) fail_msg("thread slot %lld ran %d times, expected 20", (long long)i, count[i]);
   free(count);
+}
+
+static void test_every_slow_block_once(void **state) {
+  (void)state;
+  const int64_t gx = 50, gy = 4, bx = 32;
+  int *count = calloc((size_t)(gx * gy * bx), sizeof *count);
+  volatile double *sink = calloc((size_t)(gx * gy), sizeof *sink);
+  assert_non_null(count);
+  assert_non_null(sink);
+  slow_args a = {count, sink};
+  for (int rep = 0; rep < 5; ++rep) assert_int_equal(dt_sim_launch(k_slow, &a, gx, gy, bx), 0);
+  for (int64_t i = 0; i < gx * gy * bx; ++i)
+    if (count[i] != 5) fail_msg("thread slot %lld ran %d times, expected 5", (long long)i, count[i]);
+  free(count);
+  free((void *)sink);
 }
 
 static void test_barrier_semantics(void **state) {
@@ -215,6 +246,7 @@ int main(void) {
   dt_set_error_mode(DT_ERRORS_RETURN);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_block_once),
+      cmocka_unit_test(test_every_slow_block_once),
       cmocka_unit_test(test_barrier_semantics),
       cmocka_unit_test(test_rejected_configurations),
       cmocka_unit_test(test_concurrent_launches),

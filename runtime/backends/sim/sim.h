@@ -1,5 +1,10 @@
 /* runtime/backends/sim/sim.h — the simulated accelerator backend ("sim"): device memory of its
- * own per ordinal, kernels from runtime/kernels/ launched over a grid on a host thread pool. */
+ * own per ordinal, kernels from runtime/kernels/ launched over a grid on a host thread pool.
+ *
+ * Environment: DT_SIM_DEVICES (number of ordinals, 1..64; default 2), DT_SIM_MEMORY (bytes per
+ * device, K/M/G suffix; default the smaller of 16 GiB and physical memory), DT_SIM_THREADS
+ * (host threads running blocks, the caller included; default the processors), DT_SIM_ISA=generic
+ * (use the baseline kernels even where AVX2 is available). */
 #ifndef DT_SIM_H
 #define DT_SIM_H
 
