@@ -59,7 +59,14 @@ static long env_long(const char *name, long fallback, long lo, long hi) {
   return (*end == '\0' && v >= lo && v <= hi) ? v : fallback;
 }
 
-int dt_sim_memory_device_count(void) { return (int)env_long("DT_SIM_DEVICES", 2, 1, DT_SIM_MAX_DEVICES); }
+static pthread_once_t g_count_once = PTHREAD_ONCE_INIT;
+static int g_count;
+static void read_count(void) { g_count = (int)env_long("DT_SIM_DEVICES", 2, 1, DT_SIM_MAX_DEVICES); }
+
+int dt_sim_memory_device_count(void) { /* read once: the registry counts devices once too */
+  pthread_once(&g_count_once, read_count);
+  return g_count;
+}
 
 static size_t arena_bytes(void) {
   const char *s = getenv("DT_SIM_MEMORY");
