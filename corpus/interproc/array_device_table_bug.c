@@ -1,8 +1,8 @@
-// corpus/interproc/array_device_table_warn.c — "model parallel" by accident: the shards of one
+// corpus/interproc/array_device_table_bug.c — "model parallel" by accident: the shards of one
 // activation are produced on the devices of a round-robin table {sim:0, sim:1} in a loop, then
-// concatenated as if they were on one device. Which element lands where depends on the loop
-// index, which the analyzer does not enumerate: a warning (device-mismatch) at dt_cat. With
-// two shards the run fails there.
+// concatenated as if they were on one device. The loop has a constant bound, so shards[0] is on
+// sim:0 and shards[1] on sim:1 on every path: an error (device-mismatch) at dt_cat, where the
+// run fails.
 #include <stdio.h>
 
 #include <dt/dt.h>
@@ -14,7 +14,7 @@ int main(void) {
   dt_tensor *shards[2];
   for (int i = 0; i < 2; i++)
     shards[i] = dt_randn(devices[i % 2], (uint64_t)i, 2, (const int64_t[]){2, 4});
-  dt_tensor *whole = dt_cat(2, shards, 0); // expect-warning: device-mismatch
+  dt_tensor *whole = dt_cat(2, shards, 0); // expect-error: device-mismatch
   printf("whole %lld\n", (long long)dt_numel(whole));
   dt_free(whole);
   for (int i = 0; i < 2; i++) dt_free(shards[i]);
