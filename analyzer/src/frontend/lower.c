@@ -152,7 +152,7 @@ int tc_lower_tu(tc_program *prog, CXTranslationUnit tu, const char *main_file,
   u.prog = prog;
   u.tu = tu;
   u.opts = opts;
-  u.stack_floor = lw_stack_floor();
+  u.stack_floor = opts && opts->stack_floor ? opts->stack_floor : tc_lower_stack_floor();
   clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visit, &u);
   tc_sym file = tc_intern(prog, main_file);
   tc_function *functions = NULL, *ginit = NULL;

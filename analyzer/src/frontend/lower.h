@@ -8,9 +8,17 @@
 
 #include "ir/ir.h"
 
+#include <stdint.h>
+
 typedef struct tc_lower_opts {
   const char *working_dir; /* makes relative file names absolute; NULL: the process's */
+  uintptr_t stack_floor;   /* lowering stops descending below this stack address: the calling
+                              thread's (tc_lower_stack_floor); 0: computed here (slow on the main
+                              thread, which glibc describes by reading /proc) */
 } tc_lower_opts;
+
+/* The stack address under which recursion must stop on the calling thread (0 if unknown). */
+uintptr_t tc_lower_stack_floor(void);
 
 /* Appends one unit for tu (main file main_file, absolute) to prog. Returns 0, or -1 when out
    of memory. Never fails on unusual C: what it cannot model becomes unknown. */

@@ -175,8 +175,6 @@ typedef struct lw_place {
 } lw_place;
 
 /* ---- lower_util.c: memory, types, locations, text, constants ---- */
-/* The stack address under which recursion must stop on this thread (0 if unknown). */
-uintptr_t lw_stack_floor(void);
 /* Whether fn's lowering is too deep to descend further (depth or stack). */
 int lw_too_deep(const lw_fn *fn);
 void *lw_grow(lw_unit *u, void *arr, uint32_t *cap, uint32_t need, size_t elem);

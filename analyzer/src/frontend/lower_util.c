@@ -13,7 +13,7 @@
 
 /* ---- stack depth ---- */
 
-uintptr_t lw_stack_floor(void) {
+uintptr_t tc_lower_stack_floor(void) {
   pthread_attr_t attr;
   void *addr = NULL;
   size_t size = 0;

@@ -4,6 +4,7 @@
 #include "frontend/parse.h"
 
 #include <clang-c/Index.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,9 @@
 
 struct tc_parser {
   CXIndex index;
+  pthread_t thread;     /* the thread stack_floor describes */
+  uintptr_t stack_floor;
+  int have_floor;
 };
 
 tc_parser *tc_parser_new(void) {
@@ -151,7 +155,12 @@ int tc_parse_unit(tc_parser *p, const tc_compile_cmd *cmd, const tc_unsaved_file
   int rc = 0;
   out->failure = failure_from_diagnostics(tu);
   out->prog = tc_program_new();
-  tc_lower_opts opts = {cmd->directory};
+  if (!p->have_floor || !pthread_equal(p->thread, pthread_self())) {
+    p->thread = pthread_self();
+    p->stack_floor = tc_lower_stack_floor();
+    p->have_floor = 1;
+  }
+  tc_lower_opts opts = {cmd->directory, p->stack_floor};
   if (!out->prog || tc_lower_tu(out->prog, tu, cmd->file, &opts) != 0) rc = -1;
   if (rc == 0 && out->failure && out->prog->n_units) out->prog->units[0].parse_failed = 1;
   if (rc == 0 && want_deps) {
