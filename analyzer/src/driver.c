@@ -176,12 +176,15 @@ static int build_units(const tc_options *o, tc_compdb *db, unit_list *ul) {
   return 0;
 }
 
-static char *default_cache_dir(const tc_options *o) {
+static char *default_cache_dir(const tc_options *o, const tc_compdb *db) {
   if (o->cache_dir) return strdup(o->cache_dir);
-  if (!o->compdb_dir) return NULL; /* FILE -- ARGS: only with an explicit --cache-dir */
-  size_t n = strlen(o->compdb_dir) + sizeof "/.tagcheck-cache";
+  if (!o->compdb_dir || !db->path) return NULL; /* FILE -- ARGS: only with --cache-dir */
+  /* next to the database: DIR/.tagcheck-cache for -p DIR */
+  const char *slash = strrchr(db->path, '/');
+  size_t dl = slash ? (size_t)(slash - db->path) : 0;
+  size_t n = dl + sizeof "/.tagcheck-cache";
   char *d = malloc(n);
-  if (d) snprintf(d, n, "%s/.tagcheck-cache", o->compdb_dir);
+  if (d) snprintf(d, n, "%.*s/.tagcheck-cache", (int)dl, db->path);
   return d;
 }
 
@@ -295,7 +298,7 @@ int tc_driver_run(tc_options *o) {
   if (status != 0) goto done;
   status = 2;
   if (!o->no_cache) {
-    cache_dir = default_cache_dir(o);
+    cache_dir = default_cache_dir(o, &db);
     if (cache_dir) cache = tc_cache_open(cache_dir);
   }
   if (tc_jobs_run(ul.units, ul.n, o->jobs, cache) != 0) {

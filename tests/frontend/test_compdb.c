@@ -232,6 +232,12 @@ static void test_load(void **state) {
   snprintf(want, sizeof want, "%s/m.c", dir);
   assert_string_equal(db.cmds[0].file, want);
   tc_compdb_free(&db);
+  /* -p may name the database file itself; relative paths are then relative to its folder */
+  assert_int_equal(tc_compdb_load(path, &db, err, sizeof err), 0);
+  assert_int_equal(db.n, 1);
+  assert_string_equal(db.cmds[0].file, want);
+  assert_string_equal(db.path, path);
+  tc_compdb_free(&db);
   fe_rmdir(dir);
 }
 

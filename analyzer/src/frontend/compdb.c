@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef TC_CLANG_RESOURCE_DIR
@@ -617,6 +618,13 @@ int tc_compdb_load(const char *dir, tc_compdb *out, char *err, size_t err_len) {
     return -1;
   }
   snprintf(path, pl, "%s/compile_commands.json", abs_dir);
+  struct stat st;
+  if (stat(abs_dir, &st) == 0 && S_ISREG(st.st_mode)) { /* -p names the database itself */
+    snprintf(path, pl, "%s", abs_dir);
+    char *slash = strrchr(abs_dir, '/');
+    if (slash && slash != abs_dir) *slash = '\0';
+    else if (slash) slash[1] = '\0';
+  }
   int rc = -1;
   char *text = NULL;
   FILE *f = fopen(path, "rb");

@@ -23,7 +23,7 @@ typedef struct tc_compdb {
   char *first_skipped; /* the first of those files, for messages */
 } tc_compdb;
 
-/* Reads DIR/compile_commands.json. Returns 0, or -1 with "FILE:LINE:COL: what is wrong" (or
+/* Reads DIR/compile_commands.json (or DIR itself when it is a file). Returns 0, or -1 with "FILE:LINE:COL: what is wrong" (or
    "FILE: entry N: what is wrong") in err. Exact duplicate entries are kept once; entries whose
    file is not C (or C++/Objective-C, which include C headers) by its extension are counted in
    n_skipped and left out: tagcheck analyzes C. */
