@@ -3,8 +3,8 @@
  * register tiles in split layout; sim wants few "threads" with wide contiguous rows (a vector
  * register each) and a deep K step to amortize its per-region work. Same source either way.
  * The CUDA float shape was chosen on an H200 among BK 8/16, 1 or 2 blocks per multiprocessor,
- * warp map on/off, vector loads on/off, checked/unchecked interior loads (bench/results/
- * h200-matmul-tuning.txt): 128x128x16, 2 blocks, warp map, checked scalar loads was best. */
+ * warp map on/off, vector loads on/off, grouped (swizzled) tile orders (bench/results/
+ * h200-matmul-tuning.txt): 128x128x8, 2 blocks, warp map, 16-byte loads, row order was best. */
 #ifndef DT_KERNELS_MATMUL_CUH
 #define DT_KERNELS_MATMUL_CUH
 
@@ -19,7 +19,7 @@
 #define DT_K_MMF_BN 128
 #endif
 #ifndef DT_K_MMF_BK
-#define DT_K_MMF_BK 16
+#define DT_K_MMF_BK 8
 #endif
 #ifndef DT_K_MMF_TM
 #define DT_K_MMF_TM 8
@@ -60,14 +60,9 @@
 #define DT_K_MMI_SPLIT 0
 #define DT_K_MMI_WARP_MAP 0
 #endif
-/* Whether the kernels may load whole 16-byte groups (dt_k_matmul_args.vec): measured slower on
-   an H200 (bench/results/h200-matmul.txt), so off for CUDA unless asked for with -D. */
+/* Whether the kernels may load whole 16-byte groups (dt_k_matmul_args.vec); -D0 to compare. */
 #ifndef DT_K_MM_VEC_LOADS
-#if defined(DT_K_CUDA)
-#define DT_K_MM_VEC_LOADS 0
-#else
 #define DT_K_MM_VEC_LOADS 1
-#endif
 #endif
 #define DT_K_MMF_V 4 /* floats per 16-byte load group */
 #define DT_K_MMI_V 2 /* int64s per 16-byte load group */
