@@ -307,7 +307,8 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
   uint32_t chain = chain_intern(e, e->cur_chain, in, callee->idx);
   if (m) {
     free(k.w);
-    if (m->chain != chain) outcomes_replay(e, m->out_begin, m->out_end, m->depth, chain);
+    if (m->chain != chain)
+      outcomes_replay(e, m->out_begin, m->out_end, m->depth, chain, entry.path == NULL);
   } else if (memo_count(callee) >= (callee->relevant ? e->max_contexts : IRRELEVANT_CONTEXTS) ||
              (inst > 0 && callee->n_recursive >= RECURSIVE_CONTEXTS)) {
     free(k.w);

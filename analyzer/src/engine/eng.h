@@ -284,6 +284,7 @@ typedef struct outcome {
   uint32_t depth; /* analysis depth where it was recorded */
   uint32_t total;
   uint32_t fails[TC_RULE_COUNT];
+  uint32_t certain[TC_RULE_COUNT]; /* failures on certain paths (see outcome_record) */
   uint32_t detail[TC_RULE_COUNT]; /* index into details (+1), 0 none */
 } outcome;
 
@@ -464,10 +465,16 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn);
 /* findings.c */
 /* The context `parent` extended by one call (keeping the last CHAIN_K calls). */
 uint32_t chain_intern(tc_eng *e, uint32_t parent, const tc_insn *call, uint32_t callee);
-void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail);
+/* certain: the state took no branch the analyzer could not decide (its path is certain to run
+   whenever the analysis' entry is reached, e.g. an iteration of a constant-bound loop). */
+void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail,
+                    int certain);
 uint32_t detail_new(tc_eng *e, const detail *d); /* copies d; returns index + 1 */
 /* Records again, under context to_chain, what an analysis of depth `depth` recorded. */
-void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32_t to_chain);
+/* certain: the new caller reaches the call on a certain path (else replayed failures count as
+   uncertain). */
+void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32_t to_chain,
+                     int certain);
 int findings_emit(tc_eng *e, tc_report *out);
 const char *srcloc_file(const tc_eng *e, const tc_srcloc *l);
 const char *base_name(const char *path);

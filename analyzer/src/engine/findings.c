@@ -88,12 +88,14 @@ static outcome *slot_for(tc_eng *e, uint32_t chain, uint32_t fn, const tc_insn *
   return o;
 }
 
-void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail) {
+void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail,
+                    int certain) {
   outcome *o = slot_for(e, e->cur_chain, fn, in, e->depth);
   if (!o) return;
   o->total++;
   if (rule >= 0 && rule < TC_RULE_COUNT) {
     o->fails[rule]++;
+    if (certain) o->certain[rule]++;
     if (!o->detail[rule]) o->detail[rule] = detail;
   }
 }
@@ -110,7 +112,8 @@ uint32_t detail_new(tc_eng *e, const detail *d) {
   return (uint32_t)e->n_details;
 }
 
-void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32_t to_chain) {
+void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32_t to_chain,
+                     int certain) {
   for (size_t i = begin; i < end && i < e->n_outs; i++) {
     outcome o = e->outs[i];
     /* the calls made below the replayed analysis, then the new context before them */
@@ -128,6 +131,7 @@ void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32
     x->total += o.total;
     for (int r = 0; r < TC_RULE_COUNT; r++) {
       x->fails[r] += o.fails[r];
+      if (certain) x->certain[r] += o.certain[r];
       if (!x->detail[r]) x->detail[r] = o.detail[r];
     }
   }
@@ -258,6 +262,7 @@ typedef struct agg {
   const tc_insn *insn;
   uint32_t total;
   uint32_t fails[TC_RULE_COUNT];
+  uint32_t certain[TC_RULE_COUNT];
   uint32_t detail[TC_RULE_COUNT];
 } agg;
 
@@ -291,6 +296,7 @@ int findings_emit(tc_eng *e, tc_report *out) {
     a->total += o->total;
     for (int r = 0; r < TC_RULE_COUNT; r++) {
       a->fails[r] += o->fails[r];
+      a->certain[r] += o->certain[r];
       if (!a->detail[r]) a->detail[r] = o->detail[r];
     }
   }
@@ -325,7 +331,10 @@ int findings_emit(tc_eng *e, tc_report *out) {
       uint32_t idx;
       if (!map_get(&f_index, finding_key(a->insn, r), &idx)) continue;
       finding *f = &fs[idx];
-      tc_level lvl = a->fails[r] == a->total ? TC_LEVEL_ERROR : TC_LEVEL_WARNING;
+      /* error: every state failed, or one that no undecided branch led to (it runs whenever
+         this context does: a later iteration of a constant-bound loop) */
+      tc_level lvl =
+          a->fails[r] == a->total || a->certain[r] ? TC_LEVEL_ERROR : TC_LEVEL_WARNING;
       if (lvl > f->level) {
         f->level = lvl;
         f->detail = a->detail[r];
