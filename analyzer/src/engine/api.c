@@ -860,11 +860,11 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
         if (strcmp(e->disabled[i], id) == 0) disabled = 1;
     }
     if (res.st == CHK_FAIL && !disabled) {
-      outcome_record(e, f->fi->idx, in, (int)res.rule, make_detail(&c, &res), s->path == NULL);
+      outcome_record(e, f->fi->idx, in, (int)res.rule, make_detail(&c, &res));
       write_value(&c, &poison); /* one mistake, one finding */
       return;
     }
-    outcome_record(e, f->fi->idx, in, -1, 0, s->path == NULL);
+    outcome_record(e, f->fi->idx, in, -1, 0);
   }
   apply_effects(&c);
   apply_result(&c);

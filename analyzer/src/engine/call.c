@@ -308,7 +308,8 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
   if (m) {
     free(k.w);
     if (m->chain != chain)
-      outcomes_replay(e, m->out_begin, m->out_end, m->depth, chain, entry.path == NULL);
+      outcomes_replay(e, m->out_begin, m->out_end, m->depth, chain,
+                      !entry.uncertain && !e->outer_uncertain);
   } else if (memo_count(callee) >= (callee->relevant ? e->max_contexts : IRRELEVANT_CONTEXTS) ||
              (inst > 0 && callee->n_recursive >= RECURSIVE_CONTEXTS)) {
     free(k.w);
@@ -333,7 +334,11 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     ac->key = m->key;
     ac->n_key = m->n_key;
     uint32_t saved_chain = e->cur_chain;
+    int saved_uncertain = e->outer_uncertain;
     e->cur_chain = chain;
+    e->outer_uncertain = saved_uncertain || entry.uncertain;
+    astate body_entry = state_copy(&entry);
+    body_entry.uncertain = 0; /* the callee's own paths, relative to its entry */
     callee->active++;
     e->depth++;
     m->depth = e->depth;
@@ -341,7 +346,8 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     size_t saved_slice = e->slice_begin;
     e->slice_begin = e->n_outs;
     state_list exits = {0};
-    int rc = flow_analyze(e, callee, inst, state_copy(&entry), &exits);
+    int rc = flow_analyze(e, callee, inst, body_entry, &exits);
+    e->outer_uncertain = saved_uncertain;
     e->depth--;
     callee->active--;
     e->n_act--;
@@ -365,6 +371,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
       state_diff(e, &entry, &exits.items[i], &m->exits[i].delta, &m->exits[i].n_delta, &cap);
       m->exits[i].avail_yes = exits.items[i].avail_yes;
       m->exits[i].avail_no = exits.items[i].avail_no;
+      m->exits[i].uncertain = exits.items[i].uncertain;
     }
     m->n_exits = m->exits ? exits.n : 0;
     slist_release(e, &exits);
@@ -378,6 +385,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     for (size_t d = 0; d < me->n_delta; d++) st_set(e, &x.mem, me->delta[d].id, &me->delta[d].v);
     x.avail_yes = me->avail_yes | entry.avail_yes;
     x.avail_no = me->avail_no | entry.avail_no;
+    x.uncertain = entry.uncertain | me->uncertain;
     post_return(f, &x, in, callee, inst);
     slist_push(e, out, x);
   }

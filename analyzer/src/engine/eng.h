@@ -185,6 +185,8 @@ typedef struct astate {
   st_store mem;
   uint32_t avail_yes, avail_no; /* backends this path found available / unavailable */
   const pathnote *path;         /* undecided branches this path took */
+  uint8_t uncertain;            /* took an undecided branch, or joins different paths (or a
+                                   callee's exit did): not certain to run when its entry is */
 } astate;
 
 const aval *st_get(const st_store *s, uint32_t id); /* NULL if absent */
@@ -223,6 +225,7 @@ typedef struct memo_exit {
   delta_ent *delta;
   size_t n_delta;
   uint32_t avail_yes, avail_no;
+  uint8_t uncertain; /* the exit's path took an undecided branch inside the callee */
 } memo_exit;
 
 typedef struct memo_entry {
@@ -284,7 +287,9 @@ typedef struct outcome {
   uint32_t depth; /* analysis depth where it was recorded */
   uint32_t total;
   uint32_t fails[TC_RULE_COUNT];
-  uint32_t certain[TC_RULE_COUNT]; /* failures on certain paths (see outcome_record) */
+  /* The analysis this was recorded in (one calling context: one entry state) was entered on a
+     path no undecided branch led to; if every state in it failed, that context always fails. */
+  uint8_t entry_certain;
   uint32_t detail[TC_RULE_COUNT]; /* index into details (+1), 0 none */
 } outcome;
 
@@ -300,6 +305,8 @@ typedef struct detail {
 struct tc_eng {
   const tc_program *prog;
   const tc_rules *rules;
+  /* the analyses on the stack were entered from an uncertain path (see astate.uncertain) */
+  int outer_uncertain;
   tc_tag_names names;
   unsigned max_states, max_contexts;
   uint32_t unavailable_mask; /* backends the configuration marks unavailable */
@@ -465,14 +472,10 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn);
 /* findings.c */
 /* The context `parent` extended by one call (keeping the last CHAIN_K calls). */
 uint32_t chain_intern(tc_eng *e, uint32_t parent, const tc_insn *call, uint32_t callee);
-/* certain: the state took no branch the analyzer could not decide (its path is certain to run
-   whenever the analysis' entry is reached, e.g. an iteration of a constant-bound loop). */
-void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail,
-                    int certain);
+void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail);
 uint32_t detail_new(tc_eng *e, const detail *d); /* copies d; returns index + 1 */
 /* Records again, under context to_chain, what an analysis of depth `depth` recorded. */
-/* certain: the new caller reaches the call on a certain path (else replayed failures count as
-   uncertain). */
+/* certain: the new caller reaches the call on a certain path (no undecided branch). */
 void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32_t to_chain,
                      int certain);
 int findings_emit(tc_eng *e, tc_report *out);

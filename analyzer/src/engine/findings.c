@@ -84,18 +84,17 @@ static outcome *slot_for(tc_eng *e, uint32_t chain, uint32_t fn, const tc_insn *
   o->fn = fn;
   o->insn = in;
   o->depth = depth;
+  o->entry_certain = !e->outer_uncertain;
   if (map_put(&e->out_index, key, (uint32_t)(e->n_outs - 1))) e->oom = 1;
   return o;
 }
 
-void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail,
-                    int certain) {
+void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail) {
   outcome *o = slot_for(e, e->cur_chain, fn, in, e->depth);
   if (!o) return;
   o->total++;
   if (rule >= 0 && rule < TC_RULE_COUNT) {
     o->fails[rule]++;
-    if (certain) o->certain[rule]++;
     if (!o->detail[rule]) o->detail[rule] = detail;
   }
 }
@@ -128,10 +127,10 @@ void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32
     }
     outcome *x = slot_for(e, nc, o.fn, o.insn, e->depth + below);
     if (!x) return;
+    if (!(certain && o.entry_certain)) x->entry_certain = 0;
     x->total += o.total;
     for (int r = 0; r < TC_RULE_COUNT; r++) {
       x->fails[r] += o.fails[r];
-      if (certain) x->certain[r] += o.certain[r];
       if (!x->detail[r]) x->detail[r] = o.detail[r];
     }
   }
@@ -262,7 +261,7 @@ typedef struct agg {
   const tc_insn *insn;
   uint32_t total;
   uint32_t fails[TC_RULE_COUNT];
-  uint32_t certain[TC_RULE_COUNT];
+  uint8_t always[TC_RULE_COUNT]; /* some certainly-entered context failed in every state */
   uint32_t detail[TC_RULE_COUNT];
 } agg;
 
@@ -296,7 +295,7 @@ int findings_emit(tc_eng *e, tc_report *out) {
     a->total += o->total;
     for (int r = 0; r < TC_RULE_COUNT; r++) {
       a->fails[r] += o->fails[r];
-      a->certain[r] += o->certain[r];
+      if (o->entry_certain && o->fails[r] && o->fails[r] == o->total) a->always[r] = 1;
       if (!a->detail[r]) a->detail[r] = o->detail[r];
     }
   }
@@ -331,10 +330,11 @@ int findings_emit(tc_eng *e, tc_report *out) {
       uint32_t idx;
       if (!map_get(&f_index, finding_key(a->insn, r), &idx)) continue;
       finding *f = &fs[idx];
-      /* error: every state failed, or one that no undecided branch led to (it runs whenever
-         this context does: a later iteration of a constant-bound loop) */
+      /* error: every state of this call chain failed, or every state of one calling context
+         (one entry state of the callee) that no undecided branch led to — a helper called in
+         a constant-bound loop that fails for one of its iterations' arguments */
       tc_level lvl =
-          a->fails[r] == a->total || a->certain[r] ? TC_LEVEL_ERROR : TC_LEVEL_WARNING;
+          a->fails[r] == a->total || a->always[r] ? TC_LEVEL_ERROR : TC_LEVEL_WARNING;
       if (lvl > f->level) {
         f->level = lvl;
         f->detail = a->detail[r];

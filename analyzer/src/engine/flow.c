@@ -721,6 +721,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
         for (int bk = 0; ok && bk < 32; bk++)
           if (learned & (1u << bk)) x.path = pathnote_new(e, x.path, &t->loc, 0, 0, bk);
         if (ok) x.path = pathnote_new(e, x.path, &t->loc, cond_name(&t->cond), side, -1);
+        x.uncertain = 1;
         if (ok)
           to_succ(c, b, t->succ[side ? 0 : 1], x);
         else
@@ -749,6 +750,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
       if (!src && v.drel == DR_NE && v.dc == 0) src = v.dloc;
       for (uint32_t i = 0; i <= t->n_cases; i++) {
         astate x = state_copy(&s);
+        x.uncertain = 1;
         int ok = 1;
         if (i < t->n_cases) {
           if (v.k == AV_NE && v.i == t->case_values[i]) ok = 0;

@@ -347,6 +347,7 @@ int state_join_into(tc_eng *e, astate *a, const astate *b) {
   if (ay != a->avail_yes || an != a->avail_no) changed = 1;
   a->avail_yes = ay;
   a->avail_no = an;
+  a->uncertain |= b->uncertain | (a->path != b->path);
   if (a->path != b->path) a->path = NULL; /* the joined state took no single path */
   return changed;
 }
