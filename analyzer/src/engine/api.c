@@ -394,6 +394,10 @@ static chk_res run_check(call_ctx *c, const tc_check *ck) {
       c->n_ops++;
       int32_t b = ops[0].tag.backend;
       if (!TC_TAGF_KNOWN(b) || b >= 32) return pass();
+      if (c->s->avail_reported & (1u << b)) { /* the first allocation there was reported */
+        c->poisoned = 1;
+        return pass();
+      }
       chk_res r = fail(TC_RULE_BACKEND_UNAVAILABLE, TC_MSG_UNAVAILABLE, NULL, &ops[0]);
       r.backend = b;
       if (e->unavailable_mask & (1u << b)) {
@@ -861,6 +865,8 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
     }
     if (res.st == CHK_FAIL && !disabled) {
       outcome_record(e, f->fi->idx, in, (int)res.rule, make_detail(&c, &res));
+      if (res.rule == TC_RULE_BACKEND_UNAVAILABLE && res.backend >= 0 && res.backend < 32)
+        s->avail_reported |= 1u << res.backend;
       write_value(&c, &poison); /* one mistake, one finding */
       return;
     }

@@ -172,6 +172,7 @@ static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t i
   int with_prov = callee->n_fresh < PROV_SENSITIVE_CONTEXTS;
   kb_push(e, k, FRAME_KEY(callee->idx, inst));
   kb_push(e, k, ((uint64_t)entry->avail_yes << 32) | entry->avail_no);
+  kb_push(e, k, entry->avail_reported);
   if (callee->allocates) kb_push(e, k, e->cur_chain);
   for (size_t i = 0; i < callee->n_roots; i++) {
     uint32_t r = callee->roots[i];
@@ -371,6 +372,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
       state_diff(e, &entry, &exits.items[i], &m->exits[i].delta, &m->exits[i].n_delta, &cap);
       m->exits[i].avail_yes = exits.items[i].avail_yes;
       m->exits[i].avail_no = exits.items[i].avail_no;
+      m->exits[i].avail_reported = exits.items[i].avail_reported;
       m->exits[i].uncertain = exits.items[i].uncertain;
     }
     m->n_exits = m->exits ? exits.n : 0;
@@ -385,6 +387,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     for (size_t d = 0; d < me->n_delta; d++) st_set(e, &x.mem, me->delta[d].id, &me->delta[d].v);
     x.avail_yes = me->avail_yes | entry.avail_yes;
     x.avail_no = me->avail_no | entry.avail_no;
+    x.avail_reported = me->avail_reported | entry.avail_reported;
     x.uncertain = entry.uncertain | me->uncertain;
     post_return(f, &x, in, callee, inst);
     slist_push(e, out, x);

@@ -184,6 +184,8 @@ typedef struct st_store {
 typedef struct astate {
   st_store mem;
   uint32_t avail_yes, avail_no; /* backends this path found available / unavailable */
+  uint32_t avail_reported;      /* backends whose unavailability this path already reported:
+                                   later allocations there are consequences, not new findings */
   const pathnote *path;         /* undecided branches this path took */
   uint8_t uncertain;            /* took an undecided branch, or joins different paths (or a
                                    callee's exit did): not certain to run when its entry is */
@@ -224,7 +226,7 @@ int state_diff(tc_eng *e, const astate *from, const astate *to, delta_ent **out,
 typedef struct memo_exit {
   delta_ent *delta;
   size_t n_delta;
-  uint32_t avail_yes, avail_no;
+  uint32_t avail_yes, avail_no, avail_reported;
   uint8_t uncertain; /* the exit's path took an undecided branch inside the callee */
 } memo_exit;
 

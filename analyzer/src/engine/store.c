@@ -295,7 +295,7 @@ static uint64_t state_hash2(tc_eng *e, const astate *s, int tags_only) {
     h = tags_only ? s->mem.root->thash : s->mem.root->hash;
   }
   h = hash_mix(h, s->mem.depth);
-  return hash_mix(h, ((uint64_t)s->avail_yes << 32) | s->avail_no);
+  return hash_mix(hash_mix(h, ((uint64_t)s->avail_yes << 32) | s->avail_no), s->avail_reported);
 }
 
 uint64_t state_hash(tc_eng *e, const astate *s) { return state_hash2(e, s, 0); }
@@ -347,6 +347,8 @@ int state_join_into(tc_eng *e, astate *a, const astate *b) {
   if (ay != a->avail_yes || an != a->avail_no) changed = 1;
   a->avail_yes = ay;
   a->avail_no = an;
+  if ((a->avail_reported & b->avail_reported) != a->avail_reported) changed = 1;
+  a->avail_reported &= b->avail_reported;
   a->uncertain |= b->uncertain | (a->path != b->path);
   if (a->path != b->path) a->path = NULL; /* the joined state took no single path */
   return changed;
