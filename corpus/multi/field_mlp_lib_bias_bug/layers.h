@@ -1,0 +1,8 @@
+// layers.h — dense layers for the mlp_lib_bias_bug project.
+#ifndef LAYERS_H
+#define LAYERS_H
+#include <dt/dt.h>
+typedef struct { dt_tensor *w, *b; } dense;
+void dense_init(dense *d, dt_device dev, int64_t in, int64_t out);
+dt_tensor *dense_forward(const dense *d, const dt_tensor *x);
+#endif
