@@ -9,7 +9,11 @@
  * a cached re-run < 10% of a cold one) plus each run's peak RSS. Each figure is the best of
  * --reps runs. Exit status 0 when every run worked (the targets are reported, not enforced).
  *
- *   bench_analyzer --tagcheck PATH -p DIR [--reps N] [--name LABEL] */
+ *   bench_analyzer [--tagcheck PATH] [-p DIR] [--reps N] [--name LABEL] [--units N] [--quick]
+ *
+ * Without -p it generates the synthetic project (gen_project.py, --units, default 120; 12 with
+ * --quick) in a temporary directory first; without --tagcheck it runs the tagcheck built next
+ * to it. So `make bench` can run it with no arguments. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -20,6 +24,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <limits.h>
 
 #include "driver/jobs.h"
 #include "frontend/compdb.h"
@@ -156,23 +161,72 @@ static run_stats best_of(const char *tagcheck, char *const *args, int reps, cons
 
 static const char *verdict(int ok) { return ok ? "meets target" : "MISSES target"; }
 
+static int measure(const char *tagcheck, const char *dir, const char *name, int reps);
+
 int main(int argc, char **argv) {
   const char *tagcheck = NULL, *dir = NULL, *name = "project";
-  int reps = 3;
+  int reps = 3, units = 120;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--tagcheck") && i + 1 < argc) tagcheck = argv[++i];
     else if (!strcmp(argv[i], "-p") && i + 1 < argc) dir = argv[++i];
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--units") && i + 1 < argc) units = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--name") && i + 1 < argc) name = argv[++i];
-    else {
-      fprintf(stderr, "usage: bench_analyzer --tagcheck PATH -p DIR [--reps N] [--name LABEL]\n");
+    else if (!strcmp(argv[i], "--quick")) {
+      units = 12;
+      reps = 1;
+    } else {
+      fprintf(stderr, "usage: bench_analyzer [--tagcheck PATH] [-p DIR] [--reps N] [--units N] "
+                      "[--name LABEL] [--quick]\n");
       return 2;
     }
   }
-  if (!tagcheck || !dir || reps < 1) {
-    fprintf(stderr, "usage: bench_analyzer --tagcheck PATH -p DIR [--reps N] [--name LABEL]\n");
+  if (reps < 1 || units < 1) {
+    fprintf(stderr, "bench: --reps and --units must be positive\n");
     return 2;
   }
+  char self_dir[PATH_MAX], tc_path[PATH_MAX + 16], tmp_base[PATH_MAX], gen_dir[PATH_MAX + 16];
+  if (!tagcheck) { /* the tagcheck built next to this program */
+    ssize_t n = readlink("/proc/self/exe", self_dir, sizeof self_dir - 1);
+    if (n <= 0) {
+      fprintf(stderr, "bench: give --tagcheck PATH\n");
+      return 2;
+    }
+    self_dir[n] = '\0';
+    char *slash = strrchr(self_dir, '/');
+    if (slash) *slash = '\0';
+    snprintf(tc_path, sizeof tc_path, "%s/tagcheck", self_dir);
+    tagcheck = tc_path;
+  }
+  tmp_base[0] = '\0';
+  if (!dir) { /* generate the synthetic project */
+    const char *tmp = getenv("TMPDIR");
+    snprintf(tmp_base, sizeof tmp_base, "%s/tc_bench_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(tmp_base)) {
+      fprintf(stderr, "bench: cannot create a temporary directory\n");
+      return 2;
+    }
+    char cmd[3 * PATH_MAX];
+    snprintf(gen_dir, sizeof gen_dir, "%s/project", tmp_base);
+    snprintf(cmd, sizeof cmd, "python3 '%s' '%s' --units %d --include '%s' >&2",
+             TC_BENCH_GENERATOR, gen_dir, units, TC_BENCH_DT_INCLUDE);
+    if (system(cmd) != 0) {
+      fprintf(stderr, "bench: the project generator failed\n");
+      return 2;
+    }
+    dir = gen_dir;
+    name = "generated project";
+  }
+  int rc = measure(tagcheck, dir, name, reps);
+  if (tmp_base[0]) { /* remove the generated project */
+    char cmd[PATH_MAX + 32];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_base);
+    if (system(cmd) != 0) fprintf(stderr, "bench: could not remove %s\n", tmp_base);
+  }
+  return rc;
+}
+
+static int measure(const char *tagcheck, const char *dir, const char *name, int reps) {
   tc_compdb db;
   char err[4096];
   if (tc_compdb_load(dir, &db, err, sizeof err) != 0) {
@@ -207,8 +261,8 @@ int main(int argc, char **argv) {
     if (b < fe2) fe2 = b;
     if (c1 < fe_cpu) fe_cpu = c1;
   }
-  char cache[4096];
-  snprintf(cache, sizeof cache, "%s/.tagcheck-bench-cache", dir);
+  char cache[PATH_MAX + 64];
+  snprintf(cache, sizeof cache, "%.*s/.tagcheck-bench-cache", PATH_MAX, dir);
   char *j1[] = {(char *)tagcheck, "-p", (char *)dir, "--no-cache", "-j", "1", "-q", NULL};
   char *j2[] = {(char *)tagcheck, "-p", (char *)dir, "--no-cache", "-j", "2", "-q", NULL};
   char *cached[] = {(char *)tagcheck, "-p", (char *)dir, "--cache-dir", cache, "-j", "2", "-q",
@@ -217,7 +271,7 @@ int main(int argc, char **argv) {
   run_stats s2 = best_of(tagcheck, j2, reps, NULL);
   run_stats cold = best_of(tagcheck, cached, reps, cache);
   run_stats warm = best_of(tagcheck, cached, reps, NULL);
-  char cmd[4200];
+  char cmd[PATH_MAX + 128];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
   if (system(cmd) != 0) fprintf(stderr, "bench: could not remove %s\n", cache);
   tc_compdb_free(&db);
