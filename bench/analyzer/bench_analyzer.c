@@ -267,6 +267,13 @@ static int measure(const char *tagcheck, const char *dir, const char *name, int 
   char *j2[] = {(char *)tagcheck, "-p", (char *)dir, "--no-cache", "-j", "2", "-q", NULL};
   char *cached[] = {(char *)tagcheck, "-p", (char *)dir, "--cache-dir", cache, "-j", "2", "-q",
                     NULL};
+  /* memory of the front end alone (no analysis): what one more worker costs */
+  char *fe_j1[] = {(char *)tagcheck, "-p", (char *)dir, "--no-cache", "--dump-ir", "-o",
+                   "/dev/null", "-j", "1", "-q", NULL};
+  char *fe_j2[] = {(char *)tagcheck, "-p", (char *)dir, "--no-cache", "--dump-ir", "-o",
+                   "/dev/null", "-j", "2", "-q", NULL};
+  run_stats m1 = best_of(tagcheck, fe_j1, 1, NULL);
+  run_stats m2 = best_of(tagcheck, fe_j2, 1, NULL);
   run_stats s1 = best_of(tagcheck, j1, reps, NULL);
   run_stats s2 = best_of(tagcheck, j2, reps, NULL);
   run_stats cold = best_of(tagcheck, cached, reps, cache);
@@ -307,6 +314,8 @@ static int measure(const char *tagcheck, const char *dir, const char *name, int 
          100 * cached_ratio, verdict(cached_ratio < 0.10));
   printf("  CPU time tagcheck -j 1 / parse floor     %5.2fx  (the same ratio, immune to a busy machine)\n",
          s1.cpu / floor_cpu);
-  printf("  peak RSS per worker (-j 2 run / 2)       %5ld MiB\n", s2.maxrss_kb / 2048);
+  printf("  front end only: peak RSS -j 1 %ld MiB, -j 2 %ld MiB: a worker costs about %ld MiB\n",
+         m1.maxrss_kb / 1024, m2.maxrss_kb / 1024,
+         (m2.maxrss_kb > m1.maxrss_kb ? m2.maxrss_kb - m1.maxrss_kb : 0) / 1024);
   return 0;
 }
