@@ -409,6 +409,29 @@ static void test_indirect_macros_noreturn(void **state) {
   fe_free(&u);
 }
 
+static void test_c23(void **state) {
+  (void)state;
+  fe_unit u;
+  const char *args[] = {"-std=c23"};
+  assert_int_equal(fe_lower_args("#include <dt/dt.h>\n"
+                                 "[[noreturn]] void fail(void);\n"
+                                 "int f(dt_tensor *t) {\n"
+                                 "  bool ok = true;\n"
+                                 "  dt_tensor *n = nullptr;\n"
+                                 "  if (t == nullptr) fail();\n"
+                                 "  return ok + (n == t);\n"
+                                 "}\n",
+                                 args, 1, &u),
+                   0);
+  assert_null(u.failure);
+  const tc_function *fn = must_func(&u, "f");
+  assert_int_equal(fe_write_to(P(u), fn, TC_I_ASSIGN, "ok.0", 0)->a.ival, 1);
+  assert_int_equal(fe_write_to(P(u), fn, TC_I_ASSIGN, "n.1", 0)->a.kind, TC_OPND_NULL);
+  const tc_insn *c = fe_call(P(u), fn, "fail", 0);
+  assert_int_equal(fn->blocks[fe_block_of(fn, c)].term.kind, TC_T_UNREACHABLE);
+  fe_free(&u);
+}
+
 static void test_headers(void **state) {
   (void)state;
   char dir[512], path[1024], main_path[1024];
@@ -542,6 +565,7 @@ int main(void) {
     cmocka_unit_test(test_constants_and_operators),
     cmocka_unit_test(test_globals_and_statics),
     cmocka_unit_test(test_indirect_macros_noreturn),
+    cmocka_unit_test(test_c23),
     cmocka_unit_test(test_headers),
     cmocka_unit_test(test_static_usrs),
     cmocka_unit_test(test_errors_still_lowered),

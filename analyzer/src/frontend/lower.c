@@ -13,6 +13,28 @@ lw_fn *lw_global_init(lw_unit *u) {
   return u->ginit;
 }
 
+/* A file-scope definition without initializer has static storage: it starts zeroed (NULL
+   handles, 0 counters) — `static dt_tensor *registry[8]; static int n;`. Declarations of
+   variables defined elsewhere (`extern`) are left alone. */
+static void zero_global(lw_unit *u, CXCursor decl, uint32_t idx) {
+  if (clang_Cursor_getStorageClass(decl) == CX_SC_Extern) return; /* (tentative definitions
+                                                                     count: they are zeroed) */
+  lw_fn *gi = lw_global_init(u);
+  if (!gi) return;
+  CXType t = clang_getCanonicalType(clang_getCursorType(decl));
+  int aggregate = t.kind == CXType_Record || t.kind == CXType_ConstantArray ||
+                  t.kind == CXType_IncompleteArray;
+  tc_insn *in = lw_emit(gi, aggregate ? TC_I_AGGREGATE : TC_I_ASSIGN, u->globals[idx].loc);
+  in->has_dst = 1;
+  in->dst = lw_path_root(TC_ROOT_GLOBAL, u->globals[idx].usr);
+  in->dst.spelling = u->globals[idx].name;
+  in->dst_type = lw_type(u, clang_getCursorType(decl));
+  if (!aggregate) {
+    in->a.kind = TC_OPND_INT;
+    in->a.ival = 0;
+  }
+}
+
 void lw_global_var(lw_unit *u, CXCursor decl) {
   tc_sym usr = lw_decl_usr(u, decl);
   CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
@@ -38,7 +60,10 @@ void lw_global_var(lw_unit *u, CXCursor decl) {
     g->has_init = has_init;
     u->n_globals = idx + 1;
   }
-  if (!has_init) return;
+  if (!has_init) {
+    zero_global(u, decl, idx);
+    return;
+  }
   lw_fn *gi = lw_global_init(u);
   if (!gi) return;
   lw_place p;

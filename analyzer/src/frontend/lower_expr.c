@@ -780,8 +780,16 @@ static tc_opnd stmt_expr(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mod
 static tc_opnd expr_impl(lw_fn *fn, CXCursor e, lw_mode mode) {
   lw_unit *u = fn->u;
   switch ((int)clang_getCursorKind(e)) {
+  case CXCursor_CXXNullPtrLiteralExpr: /* C23 nullptr */
+  case CXCursor_GNUNullExpr: {
+    tc_opnd o = {0};
+    o.kind = TC_OPND_NULL;
+    o.type = type_of(fn, e);
+    return o;
+  }
   case CXCursor_IntegerLiteral:
   case CXCursor_CharacterLiteral:
+  case CXCursor_CXXBoolLiteralExpr: /* C23 true / false */
   case CXCursor_UnaryExpr: { /* sizeof, _Alignof, offsetof: operands are not evaluated */
     int64_t v;
     if (lw_eval_int(e, &v)) return lw_opnd_int(v, type_of(fn, e));
