@@ -74,7 +74,7 @@ static long replay_path(const char *path) {
     n++;
   }
   closedir(d);
-  qsort(names, n, sizeof *names, by_name);
+  if (n > 0) qsort(names, n, sizeof *names, by_name); /* names is NULL when n is 0 */
   long count = 0;
   for (size_t i = 0; i < n; i++) {
     if (stat(names[i], &st) == 0 && S_ISREG(st.st_mode)) {

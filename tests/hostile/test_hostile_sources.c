@@ -276,7 +276,9 @@ static void test_units_with_compile_errors(void **state) {
   free(hx_write_str(fx->dir, "good.c", PROLOGUE "  dt_free(dt_add(a, s));\n}\n"));
   free(hx_write_str(fx->dir, "broken.c", "#include <dt/dt.h>\nvoid g(void) { dt_tensor *x = ; }\n"));
   free(hx_write_str(fx->dir, "noinclude.c", "#include \"no/such/header.h\"\nint h;\n"));
-  assert_int_equal(mkdir(hx_fmt("%s/dir.c", fx->dir), 0755), 0); /* leaked path: tiny */
+  char *dir_c = hx_fmt("%s/dir.c", fx->dir);
+  assert_int_equal(mkdir(dir_c, 0755), 0); /* a directory where a source file is expected */
+  free(dir_c);
   const char *units[] = {"broken.c", "good.c", "missing.c", "noinclude.c", "dir.c"};
   gen db = {0};
   put(&db, "[");
