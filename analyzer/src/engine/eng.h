@@ -206,6 +206,11 @@ uint64_t state_hash(tc_eng *e, const astate *s);
    integers (flags, counters). */
 uint64_t state_tag_hash(tc_eng *e, const astate *s);
 int state_differ_in_ints_only(tc_eng *e, const astate *a, const astate *b);
+/* src, whose value was `before`, is now known to be `now` on this path: values copied from it
+   while it was unknown (`m->training = training` before `if (training)`) learn it too, so a
+   flag and the device chosen by it stay correlated after the function returns. */
+void state_refine_copies(tc_eng *e, astate *s, uint32_t src, const aval *before,
+                         const aval *now);
 /* Joins b into a (a changes); returns 1 if a changed. */
 int state_join_into(tc_eng *e, astate *a, const astate *b);
 /* How different two states are: tag-relevant differences weigh more than int ones. Sets

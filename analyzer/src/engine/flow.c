@@ -226,6 +226,7 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
       nv = av_make(rel == DR_EQ ? AV_INT : AV_NE, c);
       nv.prov = cur.prov;
       mem_write(e, s, loc, &nv, 0);
+      if (c == 0) state_refine_copies(e, s, loc, &cur, &nv);
       return 1;
     case AV_AVAIL: {
       int avail = rel == DR_EQ ? (c != 0) : (c == 0);

@@ -410,6 +410,52 @@ int state_diff(tc_eng *e, const astate *from, const astate *to, delta_ent **out,
   return e->oom ? -1 : 0;
 }
 
+/* ---- refining the copies of a refined value ---- */
+typedef struct copies_acc {
+  uint32_t src;
+  const aval *before;
+  uint32_t *ids;
+  size_t n, cap;
+  int oom;
+} copies_acc;
+
+static int copies_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
+  (void)b;
+  copies_acc *x = d->user;
+  if (id == x->src || a->drel != DR_NE || a->dloc != x->src || a->dc != 0) return 0;
+  if (a->k != AV_TOP && a->k != AV_BOT && a->k != AV_SYM) return 0; /* already known */
+  if (a->dsnap_k != x->before->k || (a->k == AV_SYM && a->dsnap_i != x->before->i)) return 0;
+  if (x->n == x->cap) {
+    size_t cap = x->cap ? 2 * x->cap : 16;
+    uint32_t *ids = realloc(x->ids, cap * sizeof *ids);
+    if (!ids) {
+      x->oom = 1;
+      return 1;
+    }
+    x->ids = ids;
+    x->cap = cap;
+  }
+  x->ids[x->n++] = id;
+  return 0;
+}
+
+void state_refine_copies(tc_eng *e, astate *s, uint32_t src, const aval *before,
+                         const aval *now) {
+  astate empty;
+  memset(&empty, 0, sizeof empty);
+  copies_acc x = {src, before, NULL, 0, 0, 0};
+  diff_ctx d = {e, copies_fn, &x, 0, 0};
+  walk_states(&d, s, &empty);
+  if (x.oom) e->oom = 1;
+  for (size_t i = 0; i < x.n; i++) {
+    const aval *old = st_get(&s->mem, x.ids[i]);
+    aval nv = *now;
+    nv.prov = old ? old->prov : now->prov;
+    st_set(e, &s->mem, x.ids[i], &nv);
+  }
+  free(x.ids);
+}
+
 void st_free_all(tc_eng *e) {
   while (e->free_inner) {
     st_node *n = e->free_inner->next_free;
