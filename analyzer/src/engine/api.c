@@ -30,7 +30,23 @@ typedef struct call_ctx {
   operand ops[72];
   int n_ops;
   int poisoned; /* some operand read comes from a call already flagged */
+  const char *op_name; /* what messages call the operation when it is no call (else NULL) */
 } call_ctx;
+
+/* Pseudo-fields of the objects an API keeps state in (no C identifier spells them): a
+   context's placement, what a graph recorded, the context an object was made in. */
+#define PF_PLACEMENT "$placement"
+#define PF_TAG "$tag"
+#define PF_CONTEXT "$context"
+
+static uint32_t pseudo_field(tc_eng *e, uint32_t obj, const char *name) {
+  return obj ? loc_child(e, obj, LK_FIELD, field_id_of_name(e, name), 0) : 0;
+}
+
+/* The description of backend index b, or NULL when b is not known. */
+static const tc_backend_def *backend_def(const tc_eng *e, int32_t b) {
+  return TC_TAGF_KNOWN(b) && (size_t)b < e->rules->n_backends ? &e->rules->backends[b] : NULL;
+}
 
 static const tc_opnd *arg_of(const call_ctx *c, int i) {
   uint32_t k = (uint32_t)(i + c->fn->leading_args);
@@ -66,6 +82,7 @@ static int32_t tagf_of_int(const aval *v, int as_bool) {
     case AV_AVAIL:
     case AV_ADDRSET:
     case AV_POISON:
+    case AV_DATAPTR:
       return TC_TAGF_UNKNOWN;
   }
   return TC_TAGF_UNKNOWN;
@@ -141,6 +158,11 @@ static void read_tensor(call_ctx *c, int argi, operand *op) {
   if ((op->v.k == AV_TOP || op->v.k == AV_BOT) && single && o->kind == TC_OPND_PATH) {
     op->v = symbolic_tensor(single);
     mem_write(e, c->s, single, &op->v, 0);
+  }
+  if (op->v.k == AV_ADDR && op->v.i == IDX_NONE) {
+    /* an object that recorded the tensors given to it (a graph): their placement */
+    uint32_t rec = loc_find_child(e, op->v.loc, LK_FIELD, field_id_of_name(e, PF_TAG), 0);
+    if (rec) op->v = mem_eff(e, c->s, rec);
   }
   if (op->v.k == AV_TENSOR) {
     op->tag = op->v.tag;
@@ -326,6 +348,31 @@ static chk_res check_kinds(const tc_eng *e, const tc_check *ck, const operand *o
   return r;
 }
 
+/* A pointer the host is about to read or write: fails when it is the data of a tensor whose
+   memory is not host memory (or that has none). Other pointers pass. */
+static chk_res check_host_memory(const tc_eng *e, const operand *op) {
+  if (op->v.k != AV_DATAPTR) return pass();
+  const tc_backend_def *b = backend_def(e, op->tag.backend);
+  if (!b) return unknown();
+  if (b->no_memory) return fail(TC_RULE_HOST_ACCESS, TC_MSG_NULL_DATA, NULL, op);
+  return b->host_memory ? pass() : fail(TC_RULE_HOST_ACCESS, TC_MSG_HOST_ACCESS, NULL, op);
+}
+
+static void read_pointer(call_ctx *c, int argi, operand *op) {
+  memset(op, 0, sizeof *op);
+  op->tag = tc_tag_unknown();
+  const tc_opnd *o = arg_of(c, argi);
+  opnd_name(c->f->e, o, argi, op->name, sizeof op->name);
+  if (!o) return;
+  op->present = 1;
+  op->v = mem_eval(c->f, c->s, o, NULL);
+  if (op->v.k == AV_DATAPTR) {
+    op->tag = op->v.tag;
+    op->prov = op->v.prov;
+  }
+  if (op->v.k == AV_POISON) op->poison = c->poisoned = 1;
+}
+
 static chk_res run_check(call_ctx *c, const tc_check *ck) {
   tc_eng *e = c->f->e;
   operand *ops = &c->ops[c->n_ops];
@@ -389,6 +436,18 @@ static chk_res run_check(call_ctx *c, const tc_check *ck) {
       if (t == TC_TRI_NO) return fail(TC_RULE_DEVICE_MISMATCH, TC_MSG_DEVICE, &ops[0], &ops[1]);
       return t == TC_TRI_YES ? pass() : unknown();
     }
+    case TC_CHECK_BUFFER_SET: {
+      read_tensor(c, ck->arg, &ops[0]);
+      c->n_ops++;
+      const tc_backend_def *b = backend_def(e, ops[0].tag.backend);
+      if (ops[0].v.k != AV_TENSOR || !b) return unknown();
+      return b->no_buffer ? fail(TC_RULE_BUFFER_NOT_SET, TC_MSG_BUFFER_NOT_SET, NULL, &ops[0])
+                          : pass();
+    }
+    case TC_CHECK_HOST_POINTER:
+      read_pointer(c, ck->arg, &ops[0]);
+      c->n_ops++;
+      return check_host_memory(e, &ops[0]);
     case TC_CHECK_ALLOCATES: {
       read_device(c, ck->device_arg, &ops[0]);
       c->n_ops++;
@@ -516,7 +575,7 @@ static void fill_template(const tc_eng *e, const char *tmpl, const chk_res *r, c
 
 static uint32_t make_detail(call_ctx *c, const chk_res *r) {
   tc_eng *e = c->f->e;
-  const char *op = tc_str(e->prog, c->in->callee.name);
+  const char *op = c->op_name ? c->op_name : tc_str(e->prog, c->in->callee.name);
   if (!op[0]) op = c->fn->name;
   char body[512], msg[1536];
   fill_template(e, e->rules->messages[r->msg], r, op, body, sizeof body);
@@ -552,6 +611,16 @@ static uint32_t make_detail(call_ctx *c, const chk_res *r) {
 }
 
 /* ------------------------------------------------------------------ results */
+
+/* The object a pointer argument designates, or 0 (unknown, or inside an array). */
+static uint32_t pointee_of(call_ctx *c, int argi) {
+  const tc_opnd *o = arg_of(c, argi);
+  if (!o) return 0;
+  aval v = mem_eval(c->f, c->s, o, NULL);
+  if (v.k != AV_ADDR || (v.i != IDX_NONE && v.i != 0)) return 0;
+  return v.loc;
+}
+
 
 static aval field_value(tc_eng *e, int32_t f, int which, const prov *pv) {
   aval v;
@@ -606,10 +675,78 @@ static int32_t int_arg_field(call_ctx *c, int argi, int as_backend) {
   return as_backend ? backend_of_int(e, &v) : tagf_of_int(&v, 0);
 }
 
+/* A tensor made in the context object an argument points to: where the context places its
+   tensors, unless an operand it is computed from already lives in a buffer (a graph node
+   follows its weights). *obj: the context object (0 if not known). */
+static tc_tag context_placement(call_ctx *c, const tc_result_spec *r, const prov **src,
+                                uint32_t *obj) {
+  tc_eng *e = c->f->e;
+  tc_tag tag = tc_tag_unknown();
+  *obj = pointee_of(c, r->context_arg);
+  if (*obj) {
+    aval p = mem_eff(e, c->s, pseudo_field(e, *obj, PF_PLACEMENT));
+    if (p.k == AV_TENSOR) tag = p.tag;
+  }
+  for (int i = 0; i < r->n_device_like; i++) {
+    operand op;
+    read_tensor(c, r->device_like_args[i], &op);
+    if (op.v.k != AV_TENSOR) continue;
+    const tc_backend_def *b = backend_def(e, op.tag.backend);
+    if (b && b->no_buffer) continue;
+    tag.backend = op.tag.backend; /* in a buffer, or placed who knows where */
+    tag.ordinal = op.tag.ordinal;
+    tag.autodiff = op.tag.autodiff;
+    *src = op.prov;
+    break;
+  }
+  if (r->like_arg >= 0) { /* the kind of the operand */
+    operand op;
+    read_tensor(c, r->like_arg, &op);
+    tag.kind = op.v.k == AV_TENSOR ? op.tag.kind : TC_TAGF_UNKNOWN;
+  }
+  return tag;
+}
+
+/* An object just made (h): a context's placement, the context it was made in. */
+static void set_up_object(call_ctx *c, const tc_result_spec *r, uint32_t h) {
+  tc_eng *e = c->f->e;
+  const aval *mark = st_get(&c->s->mem, h);
+  int weak = mark && mark->k == AV_MULTI; /* one summary of several objects */
+  int32_t placement = r->placement;
+  if (r->placement_arg >= 0) {
+    placement = TC_TAGF_UNKNOWN;
+    const tc_opnd *o = arg_of(c, r->placement_arg);
+    targets t;
+    if (o && o->kind == TC_OPND_PATH && mem_resolve(c->f, c->s, &o->path, &t) && t.n == 1) {
+      uint32_t fl = loc_child(e, t.loc[0], LK_FIELD, field_id_of_name(e, r->placement_field), 0);
+      aval fv = fl ? mem_eff(e, c->s, fl) : av_top();
+      int truth = fv.k == AV_INT ? fv.i != 0 : fv.k == AV_NE && fv.i == 0 ? 1 : -1;
+      if (truth >= 0) placement = truth ? r->placement_nonzero : r->placement_zero;
+    }
+  }
+  if (r->placement >= 0 || r->placement_arg >= 0) {
+    aval p = av_top();
+    if (placement >= 0) {
+      p = av_make(AV_TENSOR, 0);
+      p.tag = tc_tag_unknown();
+      p.tag.backend = placement;
+      p.tag.ordinal = 0;
+      p.tag.autodiff = 0;
+    }
+    mem_write(e, c->s, pseudo_field(e, h, PF_PLACEMENT), &p, weak);
+  }
+  if (r->object_context_arg >= 0) {
+    const tc_opnd *o = arg_of(c, r->object_context_arg);
+    aval v = o ? mem_eval(c->f, c->s, o, NULL) : av_top();
+    mem_write(e, c->s, pseudo_field(e, h, PF_CONTEXT), &v, weak);
+  }
+}
+
 static void apply_result(call_ctx *c) {
   tc_eng *e = c->f->e;
   const tc_result_spec *r = &c->fn->result;
   tc_sym opname = c->in->callee.name;
+  operand op1;
   switch (r->what) {
     case TC_RES_NONE: {
       aval top = av_top();
@@ -657,7 +794,16 @@ static void apply_result(call_ctx *c) {
       const prov *src = NULL;
       operand op;
       int known_src = 1;
-      if (r->device_arg >= 0) {
+      uint32_t ctx_obj = 0;
+      if (r->fixed_device) {
+        tag.backend = r->backend;
+        tag.ordinal = r->ordinal >= 0       ? r->ordinal
+                      : r->ordinal_arg >= 0 ? int_arg_field(c, r->ordinal_arg, 0)
+                                            : 0;
+        tag.autodiff = 0;
+      } else if (r->context_arg >= 0) {
+        tag = context_placement(c, r, &src, &ctx_obj);
+      } else if (r->device_arg >= 0) {
         read_device(c, r->device_arg, &op);
         tag = op.tag;
         tag.kind = TC_TAGF_UNKNOWN;
@@ -705,6 +851,7 @@ static void apply_result(call_ctx *c) {
       if (r->strip_autodiff) tag.autodiff = 0;
       aval v = av_make(AV_TENSOR, 0);
       v.tag = tag;
+      v.loc = ctx_obj;
       v.prov = prov_new(e, PV_TENSOR, src, &c->in->loc, opname, 0, tag);
       if (!opname && v.prov) ((prov *)v.prov)->text = c->fn->name;
       write_value(c, &v);
@@ -779,21 +926,31 @@ static void apply_result(call_ctx *c) {
       } else {
         mem_write(e, c->s, h, &mark, 0);
       }
+      set_up_object(c, r, h);
       aval v = av_make(AV_ADDR, IDX_NONE);
       v.loc = h;
       write_value(c, &v);
       return;
     }
+    case TC_RES_DATA_OF: {
+      read_tensor(c, r->arg, &op1);
+      aval v = av_top();
+      if (op1.v.k == AV_TENSOR) {
+        v = av_make(AV_DATAPTR, 0);
+        v.tag = op1.tag;
+        v.prov = op1.prov;
+      }
+      write_value(c, &v);
+      return;
+    }
+    case TC_RES_IS_HOST: {
+      read_tensor(c, r->arg, &op1);
+      const tc_backend_def *b = backend_def(e, op1.tag.backend);
+      aval v = op1.v.k == AV_TENSOR && b ? av_make(AV_INT, b->host_memory) : av_top();
+      write_value(c, &v);
+      return;
+    }
   }
-}
-
-/* The object a pointer argument designates, or 0 (unknown, or inside an array). */
-static uint32_t pointee_of(call_ctx *c, int argi) {
-  const tc_opnd *o = arg_of(c, argi);
-  if (!o) return 0;
-  aval v = mem_eval(c->f, c->s, o, NULL);
-  if (v.k != AV_ADDR || (v.i != IDX_NONE && v.i != 0)) return 0;
-  return v.loc;
 }
 
 static void havoc_arg(call_ctx *c, int argi) {
@@ -803,6 +960,56 @@ static void havoc_arg(call_ctx *c, int argi) {
   ptset pts;
   av_targets(c->f->e, &v, &pts);
   for (uint32_t i = 0; i < pts.n; i++) mem_havoc_reachable(c->f->e, c->s, pts.loc[i]);
+}
+
+/* The tensors of a context that are in no memory yet take the device of ef->arg2's handle
+   (unknown without one): ggml_backend_alloc_ctx_tensors. The context is the object
+   ef->arg points to, or the context that object remembers (a graph's). Tensors made later
+   in the context stay where it places them. */
+static void bind_context(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  uint32_t ctx = pointee_of(c, ef->arg);
+  uint32_t via = ctx ? loc_find_child(e, ctx, LK_FIELD, field_id_of_name(e, PF_CONTEXT), 0) : 0;
+  if (via) {
+    aval v = mem_eff(e, c->s, via);
+    ctx = v.k == AV_ADDR && v.i == IDX_NONE ? v.loc : 0;
+  }
+  if (!ctx) return;
+  tc_tag dev = tc_tag_unknown();
+  if (ef->arg2 >= 0) {
+    operand op;
+    read_tensor(c, ef->arg2, &op);
+    if (op.v.k == AV_TENSOR) dev = op.tag;
+  }
+  for (uint32_t id = 1; id < e->n_locs; id++) {
+    const aval *v = st_get(&c->s->mem, id);
+    if (!v || v->k != AV_TENSOR || v->loc != ctx) continue;
+    const tc_backend_def *b = backend_def(e, v->tag.backend);
+    if (b && !b->no_memory) continue; /* already has memory */
+    aval nv = *v;
+    nv.tag.backend = dev.backend;
+    nv.tag.ordinal = dev.ordinal;
+    nv.tag.autodiff = dev.autodiff;
+    nv.prov = prov_new(e, PV_TENSOR, v->prov, &c->in->loc, c->in->callee.name, 0, nv.tag);
+    st_set(e, &c->s->mem, id, &nv);
+  }
+}
+
+/* Object *ef->arg (a graph) records where tensor ef->arg2 lives, if it is the first tensor
+   in a buffer given to it; a graph's backend must then agree with it. */
+static void record_tensor(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  uint32_t obj = pointee_of(c, ef->arg);
+  if (!obj) return;
+  uint32_t rec = pseudo_field(e, obj, PF_TAG);
+  aval cur = mem_eff(e, c->s, rec);
+  if (cur.k != AV_BOT) return; /* the first one decides */
+  operand op;
+  read_tensor(c, ef->arg2, &op);
+  const tc_backend_def *b = backend_def(e, op.tag.backend);
+  if (op.v.k == AV_TENSOR && b && b->no_buffer) return; /* says nothing about buffers */
+  aval v = op.v.k == AV_TENSOR && b ? op.v : av_top();
+  mem_write(e, c->s, rec, &v, 0);
 }
 
 static void apply_effects(call_ctx *c) {
@@ -833,19 +1040,94 @@ static void apply_effects(call_ctx *c) {
       case TC_EFFECT_WRITES:
         havoc_arg(c, ef->arg);
         break;
+      case TC_EFFECT_BIND_CONTEXT:
+        bind_context(c, ef);
+        break;
+      case TC_EFFECT_RECORD:
+        record_tensor(c, ef);
+        break;
     }
   }
 }
 
-void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
-  tc_eng *e = f->e;
+static void call_ctx_init(call_ctx *c, frame *f, astate *s, const tc_insn *in,
+                          const tc_api_fn *fn) {
+  c->f = f;
+  c->s = s;
+  c->in = in;
+  c->fn = fn;
+  c->n_ops = 0;
+  c->poisoned = 0;
+  c->op_name = NULL;
+}
+
+/* Records how this state's checks went (a failure of a disabled rule passes); 1 when it
+   failed. */
+static int record_outcome(call_ctx *c, const chk_res *res) {
+  tc_eng *e = c->f->e;
+  int disabled = 0;
+  if (res->st == CHK_FAIL) {
+    const char *id = e->rules->rule_ids[res->rule];
+    for (size_t i = 0; i < e->n_disabled; i++)
+      if (strcmp(e->disabled[i], id) == 0) disabled = 1;
+  }
+  if (res->st == CHK_FAIL && !disabled) {
+    outcome_record(e, c->f->fi->idx, c->in, (int)res->rule, make_detail(c, res));
+    return 1;
+  }
+  outcome_record(e, c->f->fi->idx, c->in, -1, 0);
+  return 0;
+}
+
+void api_host_access(frame *f, astate *s, const aval *ptr, tc_sym spelling) {
+  if (!f->in) return;
   call_ctx c;
-  c.f = f;
-  c.s = s;
-  c.in = in;
-  c.fn = fn;
-  c.n_ops = 0;
-  c.poisoned = 0;
+  call_ctx_init(&c, f, s, f->in, NULL);
+  c.op_name = "host access";
+  operand *op = &c.ops[0];
+  memset(op, 0, sizeof *op);
+  op->present = 1;
+  op->v = *ptr;
+  op->tag = ptr->tag;
+  op->prov = ptr->prov;
+  snprintf(op->name, sizeof op->name, "%s", spelling ? tc_str(f->e->prog, spelling) : "pointer");
+  c.n_ops = 1;
+  chk_res res = check_host_memory(f->e, op);
+  record_outcome(&c, &res);
+}
+
+uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *handle) {
+  tc_eng *e = f->e;
+  const tc_rules *r = e->rules;
+  if (!r->data_field && !r->buffer_field) return 0;
+  uint32_t obj = loc_root(e, LK_EXT, holder, 1, f->fi->idx);
+  if (!obj) return 0;
+  if (r->data_field) {
+    aval d = av_make(AV_DATAPTR, 0);
+    d.tag = handle->tag;
+    d.prov = handle->prov;
+    mem_write(e, s, loc_child(e, obj, LK_FIELD, field_id_of_name(e, r->data_field), 0), &d, 0);
+  }
+  if (r->buffer_field) {
+    const tc_backend_def *b = backend_def(e, handle->tag.backend);
+    aval bv = av_top();
+    if (b && b->no_buffer) {
+      bv = av_make(AV_INT, 0); /* no buffer: NULL */
+    } else if (b) {
+      bv = av_make(AV_TENSOR, 0);
+      bv.tag = handle->tag;
+      bv.tag.kind = TC_TAGF_UNKNOWN;
+      bv.prov = handle->prov;
+    }
+    mem_write(e, s, loc_child(e, obj, LK_FIELD, field_id_of_name(e, r->buffer_field), 0), &bv,
+              0);
+  }
+  return obj;
+}
+
+void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
+  call_ctx c;
+  call_ctx_init(&c, f, s, in, fn);
   aval poison = av_make(AV_POISON, 0);
   if (fn->api && fn->n_checks) {
     chk_res res = pass();
@@ -857,20 +1139,12 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
       write_value(&c, &poison);
       return;
     }
-    int disabled = 0;
-    if (res.st == CHK_FAIL) {
-      const char *id = e->rules->rule_ids[res.rule];
-      for (size_t i = 0; i < e->n_disabled; i++)
-        if (strcmp(e->disabled[i], id) == 0) disabled = 1;
-    }
-    if (res.st == CHK_FAIL && !disabled) {
-      outcome_record(e, f->fi->idx, in, (int)res.rule, make_detail(&c, &res));
+    if (record_outcome(&c, &res)) {
       if (res.rule == TC_RULE_BACKEND_UNAVAILABLE && res.backend >= 0 && res.backend < 32)
         s->avail_reported |= 1u << res.backend;
       write_value(&c, &poison); /* one mistake, one finding */
       return;
     }
-    outcome_record(e, f->fi->idx, in, -1, 0);
   }
   apply_effects(&c);
   apply_result(&c);

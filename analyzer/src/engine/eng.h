@@ -126,10 +126,12 @@ typedef enum av_kind {
   AV_SYM,        /* an unknown integer with identity i */
   AV_ADDR,       /* the address of location loc, element index i (IDX_NONE / IDX_ANY) */
   AV_FUNC,       /* a function designator: i = USR sym */
-  AV_TENSOR,     /* a tensor handle with tag */
+  AV_TENSOR,     /* a tensor handle with tag; loc: the context object it was made in (0 none),
+                    whose binding to a buffer later places it (rules/ggml.json) */
   AV_AVAIL,      /* the result of an availability test of backend i (negated: neg) */
   AV_ADDRSET,    /* one of several addresses: points-to set number i (ptset_get) */
-  AV_POISON      /* the result of a call already flagged: unknown, and no check counts it */
+  AV_POISON,     /* the result of a call already flagged: unknown, and no check counts it */
+  AV_DATAPTR     /* a tensor's data pointer: tag says where the memory is (host or not) */
 } av_kind;
 
 #define IDX_NONE INT64_MIN
@@ -412,6 +414,8 @@ typedef struct frame {
   tc_eng *e;
   fninfo *fi;
   uint32_t inst; /* which activation of fi (recursion) */
+  const tc_insn *in; /* the instruction being applied (where a dereference is checked) */
+  int addr_only;     /* resolving a place for its address: no memory is accessed */
 } frame;
 
 /* A frame's locations are keyed by function and activation. */
@@ -475,6 +479,13 @@ void frame_clear(tc_eng *e, astate *s, fninfo *fi, uint32_t inst);
 
 /* api.c */
 void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn);
+/* The host reads or writes through ptr (an AV_DATAPTR) at f->in: checked like an API call
+   (docs/rules.md "Buffers and host memory"). spelling names the access, 0 if none. */
+void api_host_access(frame *f, astate *s, const aval *ptr, tc_sym spelling);
+/* What the fields of the tensor struct a handle points to hold, for a read through it
+   (t->data, t->buffer): written into the object standing for it, returned. 0 when the rules
+   describe no tensor fields or the handle is not a tensor. */
+uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *handle);
 
 /* findings.c */
 /* The context `parent` extended by one call (keeping the last CHAIN_K calls). */

@@ -239,6 +239,7 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
       if (c == 0) return rel == DR_NE;
       return 1;
     case AV_POISON:
+    case AV_DATAPTR:
       return 1;
     case AV_TENSOR:
       if (c == 0 && rel == DR_EQ) { /* the handle is NULL on this path */
@@ -291,6 +292,7 @@ static int truth_of(const astate *s, const aval *v) {
     case AV_SYM:
     case AV_TENSOR:
     case AV_POISON:
+    case AV_DATAPTR:
       return -1;
   }
   return -1;
@@ -435,6 +437,9 @@ static aval eval_binop(frame *f, astate *s, const tc_insn *in) {
     r.i = base + a.i;
     return r;
   }
+  /* an offset into a tensor's data is in the same memory */
+  if ((op == TC_OPC_ADD || op == TC_OPC_SUB) && a.k == AV_DATAPTR && av_intlike(&b)) return a;
+  if (op == TC_OPC_ADD && b.k == AV_DATAPTR && av_intlike(&a)) return b;
   if (op == TC_OPC_AND && ((a.k == AV_INT && a.i == 0) || (b.k == AV_INT && b.i == 0)))
     return av_make(AV_INT, 0);
   if (op == TC_OPC_MUL && ((a.k == AV_INT && a.i == 0) || (b.k == AV_INT && b.i == 0)))
@@ -500,6 +505,7 @@ static void write_dst(frame *f, astate *s, const tc_insn *in, const aval *v) {
 /* Applies one instruction to s; the states that follow go to out. */
 static void transfer(frame *f, astate s, const tc_insn *in, state_list *out) {
   tc_eng *e = f->e;
+  f->in = in;
   switch (in->kind) {
     case TC_I_ASSIGN:
       do_assign(f, &s, in);

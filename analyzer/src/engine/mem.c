@@ -65,6 +65,7 @@ aval mem_eff(tc_eng *e, const astate *s, uint32_t loc) {
         case AV_FUNC:
         case AV_TENSOR:
         case AV_AVAIL:
+        case AV_DATAPTR:
           return av_top();
       }
     }
@@ -178,9 +179,19 @@ static int deref_target(tc_eng *e, uint32_t tgt, int64_t idx, const tc_elem *nex
    dereference (consumed when it indexes). Returns how many elements were consumed (0 or 1),
    or -1 when unresolvable. */
 static int deref_one(frame *f, astate *s, uint32_t holder, int holder_strong, const tc_elem *next,
-                     targets *out) {
+                     targets *out, tc_sym spelling) {
   tc_eng *e = f->e;
   aval v = mem_eff(e, s, holder);
+  if (v.k == AV_DATAPTR) { /* the host touches a tensor's data: where is it? */
+    if (!f->addr_only) api_host_access(f, s, &v, spelling);
+    return -1;
+  }
+  if (v.k == AV_TENSOR) { /* t->data, t->buffer: the fields the rules describe */
+    uint32_t obj = api_tensor_object(f, s, holder, &v);
+    if (!obj) return -1;
+    add_target(out, obj);
+    return 0;
+  }
   ptset pts;
   av_targets(e, &v, &pts);
   if (!pts.n && (v.k == AV_TOP || v.k == AV_BOT || v.k == AV_SYM) && holder_strong) {
@@ -255,7 +266,7 @@ int mem_resolve(frame *f, astate *s, const tc_path *p, targets *out) {
           /* holders that hold no address (a NULL-filled summary) are skipped when others do */
           const tc_elem *nx =
               i + 1 < p->n_elems ? known_index(f, s, &p->elems[i + 1], &tmp2) : NULL;
-          int c = deref_one(f, s, cur, out->n == 1 && !out->weak, nx, &next);
+          int c = deref_one(f, s, cur, out->n == 1 && !out->weak, nx, &next, p->spelling);
           if (c >= 0) {
             consumed = c;
             resolved++;
@@ -313,7 +324,10 @@ aval mem_read_path(frame *f, astate *s, const tc_path *p, uint32_t *single) {
 aval mem_addr_of(frame *f, astate *s, const tc_path *p) {
   tc_eng *e = f->e;
   targets t;
-  if (!mem_resolve(f, s, p, &t)) return av_top();
+  f->addr_only = 1;
+  int found = mem_resolve(f, s, p, &t);
+  f->addr_only = 0;
+  if (!found) return av_top();
   aval a = av_make(AV_ADDR, IDX_NONE);
   uint32_t l0 = t.loc[0];
   if (t.n > 1) {

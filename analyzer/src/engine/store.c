@@ -36,8 +36,10 @@ static uint64_t av_hash(const aval *v) {
       h = hash_mix(h, v->loc);
       break;
     case AV_TENSOR:
+    case AV_DATAPTR:
       h = hash_mix(h, ((uint64_t)(uint32_t)v->tag.backend << 32) | (uint32_t)v->tag.ordinal);
       h = hash_mix(h, ((uint64_t)(uint32_t)v->tag.autodiff << 32) | (uint32_t)v->tag.kind);
+      if (v->loc) h = hash_mix(h, v->loc);
       break;
     case AV_AVAIL:
       h = hash_mix(h, v->neg);

@@ -33,6 +33,8 @@ int av_same(const aval *a, const aval *b) {
     case AV_ADDR:
       return a->loc == b->loc && a->i == b->i;
     case AV_TENSOR:
+      return tc_tag_same(a->tag, b->tag) && a->loc == b->loc;
+    case AV_DATAPTR:
       return tc_tag_same(a->tag, b->tag);
     case AV_AVAIL:
       return a->i == b->i && a->neg == b->neg;
@@ -56,6 +58,7 @@ int av_intlike(const aval *a) {
     case AV_FUNC:
     case AV_TENSOR:
     case AV_POISON:
+    case AV_DATAPTR:
       return 0;
   }
   return 0;
@@ -149,9 +152,10 @@ aval av_join(tc_eng *e, const aval *a, const aval *b) {
   }
   aval r = av_top();
   if (a->k == AV_MULTI || b->k == AV_MULTI) return av_make(AV_MULTI, 0);
-  if (a->k == AV_TENSOR && b->k == AV_TENSOR) {
+  if ((a->k == AV_TENSOR && b->k == AV_TENSOR) || (a->k == AV_DATAPTR && b->k == AV_DATAPTR)) {
     r = *a;
     r.tag = tc_tag_join(a->tag, b->tag);
+    if (a->loc != b->loc) r.loc = 0;
     r.drel = DR_NONE;
     return r;
   }

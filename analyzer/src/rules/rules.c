@@ -166,8 +166,13 @@ static const char *get_string(loader *L, const cJSON *obj, const char *key, size
 
 /* ---------------------------------------------------------------- sections */
 
+/* What a backend's memory is (docs/rules.md "Buffers and host memory"). */
+typedef struct mem_attrs {
+  int host_memory, no_buffer, no_memory;
+} mem_attrs;
+
 static int add_backend(loader *L, const char *name, const char *en, int64_t value, int single,
-                       size_t where) {
+                       const mem_attrs *ma, size_t where) {
   tc_rules *r = L->r;
   for (size_t i = 0; i < r->n_backends; i++) {
     if (strcmp(r->backends[i].name, name) == 0) {
@@ -194,6 +199,9 @@ static int add_backend(loader *L, const char *name, const char *en, int64_t valu
   nb[r->n_backends].enum_name = en ? dupstr(en) : NULL;
   nb[r->n_backends].value = value;
   nb[r->n_backends].single_device = single;
+  nb[r->n_backends].host_memory = ma->host_memory;
+  nb[r->n_backends].no_buffer = ma->no_buffer;
+  nb[r->n_backends].no_memory = ma->no_memory;
   r->n_backends++;
   return 0;
 }
@@ -204,7 +212,8 @@ static int parse_backends(loader *L, const cJSON *arr) {
     fail_at(L, where, "\"backends\" must be an array of objects");
     return -1;
   }
-  static const char *const keys[] = {"name", "enum", "value", "single_device", "description",
+  static const char *const keys[] = {"name",        "enum",       "value",     "single_device",
+                                     "host_memory", "has_buffer", "allocated", "description",
                                      NULL};
   size_t at = where;
   for (const cJSON *b = arr->child; b; b = b->next) {
@@ -220,15 +229,29 @@ static int parse_backends(loader *L, const cJSON *arr) {
                          ? get_string(L, b, "enum", at, 0, "a backend")
                          : NULL;
     if (L->failed) return -1;
-    int value = 0, single = 0;
+    int value = 0, single = 0, has_buffer = 1, allocated = 1;
+    mem_attrs ma = {0, 0, 0};
+    if (get_bool(L, b, "single_device", at, &single) < 0 ||
+        get_bool(L, b, "host_memory", at, &ma.host_memory) < 0 ||
+        get_bool(L, b, "has_buffer", at, &has_buffer) < 0 ||
+        get_bool(L, b, "allocated", at, &allocated) < 0)
+      return -1;
+    ma.no_buffer = !has_buffer || !allocated;
+    ma.no_memory = !allocated;
+    if (ma.no_memory && ma.host_memory) {
+      fail_at(L, at, "backend \"%s\": \"allocated\": false has no memory, host or not", name);
+      return -1;
+    }
     int got = get_int(L, b, "value", at, -1000000, 1000000, &value);
     if (got < 0) return -1;
-    if (got == 0) {
+    if (got == 0 && !ma.no_buffer) {
       fail_at(L, at, "backend \"%s\" needs an integer \"value\" (its enum value)", name);
       return -1;
     }
-    if (get_bool(L, b, "single_device", at, &single) < 0) return -1;
-    if (add_backend(L, name, en, value, single, at)) return -1;
+    /* a placement that is no backend of the API (no buffer) may have no enum value: one no
+       enum constant can spell */
+    if (got == 0) value = -1000001 - (int)L->r->n_backends;
+    if (add_backend(L, name, en, value, single, &ma, at)) return -1;
   }
   return 0;
 }
@@ -347,15 +370,16 @@ static int parse_tensor_types(loader *L, const cJSON *arr) {
 }
 
 static const char *const rule_slot_keys[TC_RULE_COUNT] = {
-    "autodiff_nested",        "autodiff_expected", "autodiff_inner_backend",
-    "backend_mismatch",       "device_mismatch",   "kind_mismatch",
-    "backend_unavailable"};
+    "autodiff_nested",     "autodiff_expected", "autodiff_inner_backend",
+    "backend_mismatch",    "device_mismatch",   "kind_mismatch",
+    "backend_unavailable", "buffer_not_set",    "host_access"};
 
 static const char *const msg_slot_keys[TC_MSG_COUNT] = {
     "autodiff_nested_device", "autodiff_nested_tensor", "autodiff_mixed", "autodiff_mixed_plain",
     "autodiff_required",      "autodiff_move",          "autodiff_plain_device",
     "inner_backend",          "backend",                "device",
-    "kind",                   "unavailable"};
+    "kind",                   "unavailable",            "buffer_not_set",
+    "host_access",            "null_data"};
 
 /* Generic wording, used for templates a rules file does not give. */
 static const char *const msg_defaults[TC_MSG_COUNT] = {
@@ -370,7 +394,10 @@ static const char *const msg_defaults[TC_MSG_COUNT] = {
     "tensors on different backends ({expected} and {got})",
     "tensors on different devices (expected {expected}, got {got})",
     "tensor kinds not accepted together ({kinds})",
-    "backend {backend} is not available ({why})"};
+    "backend {backend} is not available ({why})",
+    "the tensor is in no backend buffer (it is in {got})",
+    "{got} memory is not host memory",
+    "the tensor was never allocated: its data pointer is NULL"};
 
 static int parse_string_map(loader *L, const cJSON *obj, const char *section,
                             const char *const *keys, size_t n, char **slots) {
@@ -570,9 +597,13 @@ static int parse_check(loader *L, const cJSON *chk, size_t at, int n_params, tc_
     if (get_arg(L, chk, "array_arg", at, n_params, 1, &c->array_arg) < 0) return -1;
     return get_arg(L, chk, "count_arg", at, n_params, 0, &c->count_arg) < 0 ? -1 : 0;
   }
-  if (strcmp(name, "autodiff_required") == 0 || strcmp(name, "plain_device") == 0) {
+  if (strcmp(name, "autodiff_required") == 0 || strcmp(name, "plain_device") == 0 ||
+      strcmp(name, "buffer_set") == 0 || strcmp(name, "host_pointer") == 0) {
     static const char *const k[] = {"check", "arg", NULL};
-    c->kind = name[0] == 'a' ? TC_CHECK_AUTODIFF_REQUIRED : TC_CHECK_PLAIN_DEVICE;
+    c->kind = name[0] == 'a'   ? TC_CHECK_AUTODIFF_REQUIRED
+              : name[0] == 'p' ? TC_CHECK_PLAIN_DEVICE
+              : name[0] == 'b' ? TC_CHECK_BUFFER_SET
+                               : TC_CHECK_HOST_POINTER;
     if (only_keys(L, chk, at, "this check", k)) return -1;
     return get_arg(L, chk, "arg", at, n_params, 1, &c->arg) < 0 ? -1 : 0;
   }
@@ -625,9 +656,21 @@ static int parse_check(loader *L, const cJSON *chk, size_t at, int n_params, tc_
   }
   fail_at(L, find_key(L->text, at, "check"),
           "unknown check \"%s\" (expected agree, agree_array, autodiff_required, plain_device, "
-          "same_autodiff, wraps, kinds or allocates)",
+          "same_autodiff, wraps, kinds, allocates, buffer_set or host_pointer)",
           name);
   return -1;
+}
+
+static int backend_named(loader *L, const cJSON *obj, const char *key, size_t at, int *out) {
+  const char *b = get_string(L, obj, key, at, 1, "");
+  if (!b) return -1;
+  *out = tc_rules_backend_by_name(L->r, b);
+  if (*out < 0) {
+    fail_at(L, find_key(L->text, at, key), "unknown backend \"%s\" (declare it in \"backends\")",
+            b);
+    return -1;
+  }
+  return 0;
 }
 
 static int parse_device_result(loader *L, const cJSON *d, size_t at, int n_params,
@@ -645,14 +688,7 @@ static int parse_device_result(loader *L, const cJSON *d, size_t at, int n_param
   res->autodiff = -1;
   int n_src = 0;
   if (cJSON_GetObjectItemCaseSensitive(d, "backend")) {
-    const char *b = get_string(L, d, "backend", at, 1, "");
-    if (!b) return -1;
-    res->backend = tc_rules_backend_by_name(L->r, b);
-    if (res->backend < 0) {
-      fail_at(L, find_key(L->text, at, "backend"), "unknown backend \"%s\" (declare it in "
-              "\"backends\")", b);
-      return -1;
-    }
+    if (backend_named(L, d, "backend", at, &res->backend)) return -1;
     res->dev_src = TC_DEV_FIXED;
     n_src++;
   }
@@ -692,8 +728,10 @@ static int parse_device_result(loader *L, const cJSON *d, size_t at, int n_param
 
 static int parse_tensor_result(loader *L, const cJSON *t, size_t at, int n_params,
                                tc_result_spec *res) {
-  static const char *const k[] = {"device_arg", "like_arg",    "like_array_arg", "kind",
-                                  "kind_arg",   "kind_of_arg", "strip_autodiff", NULL};
+  static const char *const k[] = {"device_arg",     "like_arg",   "like_array_arg",
+                                  "kind",           "kind_arg",   "kind_of_arg",
+                                  "strip_autodiff", "backend",    "ordinal",
+                                  "ordinal_arg",    "context_arg", "device_like_args", NULL};
   if (!cJSON_IsObject(t)) {
     fail_at(L, at, "\"tensor\" must be an object");
     return -1;
@@ -705,16 +743,37 @@ static int parse_tensor_result(loader *L, const cJSON *t, size_t at, int n_param
   res->tkind = -1;
   int n_dev = 0, n_kind = 0;
   n_dev += get_arg(L, t, "device_arg", at, n_params, 0, &res->device_arg) == 1;
-  n_dev += get_arg(L, t, "like_arg", at, n_params, 0, &res->like_arg) == 1;
+  int like = get_arg(L, t, "like_arg", at, n_params, 0, &res->like_arg) == 1;
   n_dev += get_arg(L, t, "like_array_arg", at, n_params, 0, &res->like_array_arg) == 1;
   n_kind += get_arg(L, t, "kind_arg", at, n_params, 0, &res->kind_arg) == 1;
   n_kind += get_arg(L, t, "kind_of_arg", at, n_params, 0, &res->kind_of_arg) == 1;
+  int in_context = get_arg(L, t, "context_arg", at, n_params, 0, &res->context_arg) == 1;
   if (L->failed) return -1;
-  if (n_dev != 1) {
-    fail_at(L, at, "a \"tensor\" result needs exactly one of \"device_arg\", \"like_arg\", "
-            "\"like_array_arg\"");
+  if (cJSON_GetObjectItemCaseSensitive(t, "device_like_args") &&
+      get_arg_list(L, t, "device_like_args", at, n_params, res->device_like_args,
+                   &res->n_device_like, 1))
+    return -1;
+  if (cJSON_GetObjectItemCaseSensitive(t, "backend")) {
+    if (backend_named(L, t, "backend", at, &res->backend)) return -1;
+    if (get_int(L, t, "ordinal", at, 0, 1 << 20, &res->ordinal) < 0 ||
+        get_arg(L, t, "ordinal_arg", at, n_params, 0, &res->ordinal_arg) < 0)
+      return -1;
+    res->fixed_device = 1;
+    n_dev++;
+  }
+  if (!in_context && res->n_device_like) {
+    fail_at(L, at, "\"device_like_args\" needs \"context_arg\" (the tensor's context)");
     return -1;
   }
+  /* like_arg gives the device, unless a context does (then it gives the kind only) */
+  if (like && !in_context) n_dev++;
+  if (in_context) n_dev++;
+  if (n_dev != 1) {
+    fail_at(L, at, "a \"tensor\" result needs exactly one of \"device_arg\", \"like_arg\", "
+            "\"like_array_arg\", \"backend\", \"context_arg\"");
+    return -1;
+  }
+  if (in_context && like) n_kind++;
   if (cJSON_GetObjectItemCaseSensitive(t, "kind")) {
     const char *kn = get_string(L, t, "kind", at, 1, "");
     if (!kn) return -1;
@@ -736,20 +795,62 @@ static int parse_tensor_result(loader *L, const cJSON *t, size_t at, int n_param
             "or \"kind_of_arg\"");
     return -1;
   }
+
   return get_bool(L, t, "strip_autodiff", at, &res->strip_autodiff) < 0 ? -1 : 0;
 }
 
-static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params,
-                        tc_result_spec *res) {
+static void result_defaults(tc_result_spec *res) {
   memset(res, 0, sizeof *res);
   res->what = TC_RES_NONE;
   res->arg = res->arg2 = res->ordinal_arg = res->ordinal = res->autodiff = -1;
   res->device_arg = res->like_arg = res->like_array_arg = res->kind_arg = res->kind_of_arg = -1;
   res->tkind = -1;
+  res->context_arg = res->placement = res->placement_arg = res->object_context_arg = -1;
+  res->placement_nonzero = res->placement_zero = -1;
+}
+
+/* "new_object": true, or an object saying what the object is: a context with a placement
+   ({"placement": NAME}, or {"placement_arg": I, "field": F, "if_nonzero": NAME, "if_zero":
+   NAME}), or an object made in the context argument I points to ({"context_arg": I}). */
+static int parse_new_object(loader *L, const cJSON *c, size_t at, int n_params,
+                            tc_result_spec *res) {
+  res->what = TC_RES_NEW_OBJECT;
+  if (cJSON_IsTrue(c)) return 0;
+  static const char *const k[] = {"placement", "placement_arg", "field", "if_nonzero",
+                                  "if_zero",   "context_arg",   NULL};
+  if (!cJSON_IsObject(c)) {
+    fail_at(L, at, "\"new_object\" must be true or an object");
+    return -1;
+  }
+  if (only_keys(L, c, at, "a \"new_object\" result", k)) return -1;
+  if (cJSON_GetObjectItemCaseSensitive(c, "placement") &&
+      backend_named(L, c, "placement", at, &res->placement))
+    return -1;
+  int by_field = get_arg(L, c, "placement_arg", at, n_params, 0, &res->placement_arg);
+  if (by_field < 0 || get_arg(L, c, "context_arg", at, n_params, 0, &res->object_context_arg) < 0)
+    return -1;
+  if (by_field) {
+    const char *f = get_string(L, c, "field", at, 1, "a placement read from a field");
+    if (!f || backend_named(L, c, "if_nonzero", at, &res->placement_nonzero) ||
+        backend_named(L, c, "if_zero", at, &res->placement_zero))
+      return -1;
+    res->placement_field = dupstr(f);
+    if (!res->placement_field) return -1;
+  }
+  if (by_field && res->placement >= 0) {
+    fail_at(L, at, "\"new_object\" takes \"placement\" or \"placement_arg\", not both");
+    return -1;
+  }
+  return 0;
+}
+
+static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params,
+                        tc_result_spec *res) {
+  result_defaults(res);
   if (!cJSON_IsObject(res_obj) || !res_obj->child || res_obj->child->next) {
     fail_at(L, at, "\"result\" must be an object with exactly one of \"device\", \"tensor\", "
             "\"same_as_arg\", \"kind_of_arg\", \"devices_equal\", \"backend_available_arg\", "
-            "\"new_object\"");
+            "\"new_object\", \"data_of_tensor_arg\", \"is_host_arg\"");
     return -1;
   }
   const cJSON *c = res_obj->child;
@@ -757,9 +858,12 @@ static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params
   if (strcmp(c->string, "device") == 0) return parse_device_result(L, c, cat, n_params, res);
   if (strcmp(c->string, "tensor") == 0) return parse_tensor_result(L, c, cat, n_params, res);
   if (strcmp(c->string, "same_as_arg") == 0 || strcmp(c->string, "kind_of_arg") == 0 ||
-      strcmp(c->string, "backend_available_arg") == 0) {
+      strcmp(c->string, "backend_available_arg") == 0 ||
+      strcmp(c->string, "data_of_tensor_arg") == 0 || strcmp(c->string, "is_host_arg") == 0) {
     res->what = c->string[0] == 's'   ? TC_RES_SAME_AS_ARG
                 : c->string[0] == 'k' ? TC_RES_KIND_OF
+                : c->string[0] == 'd' ? TC_RES_DATA_OF
+                : c->string[0] == 'i' ? TC_RES_IS_HOST
                                       : TC_RES_BACKEND_AVAILABLE;
     return get_arg(L, res_obj, c->string, at, n_params, 1, &res->arg) < 0 ? -1 : 0;
   }
@@ -775,14 +879,7 @@ static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params
     res->arg2 = args[1];
     return 0;
   }
-  if (strcmp(c->string, "new_object") == 0) {
-    if (!cJSON_IsTrue(c)) {
-      fail_at(L, cat, "\"new_object\" must be true");
-      return -1;
-    }
-    res->what = TC_RES_NEW_OBJECT;
-    return 0;
-  }
+  if (strcmp(c->string, "new_object") == 0) return parse_new_object(L, c, cat, n_params, res);
   fail_at(L, cat, "unknown result \"%s\"", c->string);
   return -1;
 }
@@ -816,7 +913,8 @@ static tc_api_fn *new_fn(tc_rules *r, const char *name) {
 static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_effect *out) {
   memset(out, 0, sizeof *out);
   if (!cJSON_IsObject(ef) || !ef->child || ef->child->next || !cJSON_IsObject(ef->child)) {
-    fail_at(L, at, "an effect is an object with one of \"copy\", \"fill\", \"writes\"");
+    fail_at(L, at, "an effect is an object with one of \"copy\", \"fill\", \"writes\", "
+            "\"bind_context\", \"record\"");
     return -1;
   }
   const cJSON *body = ef->child;
@@ -841,7 +939,23 @@ static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_
     if (only_keys(L, body, bat, "a \"writes\" effect", k)) return -1;
     return get_arg(L, body, "arg", bat, n_params, 1, &out->arg) < 0 ? -1 : 0;
   }
-  fail_at(L, bat, "unknown effect \"%s\" (expected copy, fill or writes)", body->string);
+  if (strcmp(body->string, "bind_context") == 0) {
+    static const char *const k[] = {"context_arg", "device_of_arg", NULL};
+    out->kind = TC_EFFECT_BIND_CONTEXT;
+    out->arg2 = -1;
+    if (only_keys(L, body, bat, "a \"bind_context\" effect", k)) return -1;
+    if (get_arg(L, body, "context_arg", bat, n_params, 1, &out->arg) < 0) return -1;
+    return get_arg(L, body, "device_of_arg", bat, n_params, 0, &out->arg2) < 0 ? -1 : 0;
+  }
+  if (strcmp(body->string, "record") == 0) {
+    static const char *const k[] = {"object_arg", "tensor_arg", NULL};
+    out->kind = TC_EFFECT_RECORD;
+    if (only_keys(L, body, bat, "a \"record\" effect", k)) return -1;
+    if (get_arg(L, body, "object_arg", bat, n_params, 1, &out->arg) < 0) return -1;
+    return get_arg(L, body, "tensor_arg", bat, n_params, 1, &out->arg2) < 0 ? -1 : 0;
+  }
+  fail_at(L, bat, "unknown effect \"%s\" (expected copy, fill, writes, bind_context or record)",
+          body->string);
   return -1;
 }
 
@@ -877,10 +991,10 @@ static int parse_fn(loader *L, const cJSON *fo, const char *section, int api) {
     }
   }
   tc_result_spec res;
-  memset(&res, 0, sizeof res);
-  res.what = TC_RES_NONE;
+  result_defaults(&res);
   const cJSON *ro = cJSON_GetObjectItemCaseSensitive(fo, "result");
   if (ro && parse_result(L, ro, find_key(L->text, at, "result"), n_params, &res)) {
+    free(res.placement_field);
     free_checks(checks, n_checks);
     return -1;
   }
@@ -891,6 +1005,7 @@ static int parse_fn(loader *L, const cJSON *fo, const char *section, int api) {
     size_t eat = find_key(L->text, at, "effects");
     if (!cJSON_IsArray(el)) {
       fail_at(L, eat, "\"effects\" must be a list of effects");
+      free(res.placement_field);
       free_checks(checks, n_checks);
       return -1;
     }
@@ -900,10 +1015,12 @@ static int parse_fn(loader *L, const cJSON *fo, const char *section, int api) {
     for (const cJSON *x = el->child; effects && x; x = x->next, i++)
       if (parse_effect(L, x, eat, n_params, &effects[i])) {
         free(effects);
+        free(res.placement_field);
         free_checks(checks, n_checks);
         return -1;
       }
     if (!effects) {
+      free(res.placement_field);
       free_checks(checks, n_checks);
       return -1;
     }
@@ -911,10 +1028,12 @@ static int parse_fn(loader *L, const cJSON *fo, const char *section, int api) {
   tc_api_fn *f = new_fn(L->r, fo->string);
   if (!f) {
     free(effects);
+    free(res.placement_field);
     free_checks(checks, n_checks);
     return -1;
   }
   free(f->effects);
+  free(f->result.placement_field);
   f->effects = effects;
   f->n_effects = n_effects;
   f->checks = checks;
@@ -955,7 +1074,7 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
   static const char *const k[] = {"tagcheck_rules", "api",       "description",  "device_types",
                                   "tensor_types",   "backends",  "kinds",        "rule_ids",
                                   "messages",       "callsite_twins", "functions",
-                                  "library_functions", "rules",  NULL};
+                                  "library_functions", "rules",  "tensor_fields", NULL};
   if (!cJSON_IsObject(root)) {
     fail_at(L, 0, "a rules file must be a JSON object");
     return -1;
@@ -978,6 +1097,17 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
     return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "tensor_types")) && parse_tensor_types(L, x))
     return -1;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "tensor_fields"))) {
+    static const char *const fk[] = {"data", "buffer", NULL};
+    char *slots[2] = {L->r->data_field, L->r->buffer_field};
+    if (parse_string_map(L, x, "tensor_fields", fk, 2, slots)) {
+      L->r->data_field = slots[0];
+      L->r->buffer_field = slots[1];
+      return -1;
+    }
+    L->r->data_field = slots[0];
+    L->r->buffer_field = slots[1];
+  }
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "rules")) && parse_rule_metas(L, x)) return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "rule_ids")) &&
       parse_string_map(L, x, "rule_ids", rule_slot_keys, TC_RULE_COUNT, L->r->rule_ids))
@@ -1161,7 +1291,16 @@ static int finish(loader *L, twin_spec *tw) {
                                   : "tensor_types");
     return -1;
   }
+  int needed[TC_RULE_COUNT] = {0};
+  for (int i = 0; i < TC_RULE_REQUIRED_COUNT; i++) needed[i] = 1;
+  for (size_t f = 0; f < r->n_fns; f++)
+    for (size_t c = 0; c < r->fns[f].n_checks; c++) {
+      if (r->fns[f].checks[c].kind == TC_CHECK_BUFFER_SET) needed[TC_RULE_BUFFER_NOT_SET] = 1;
+      if (r->fns[f].checks[c].kind == TC_CHECK_HOST_POINTER) needed[TC_RULE_HOST_ACCESS] = 1;
+    }
+  if (r->data_field) needed[TC_RULE_HOST_ACCESS] = 1;
   for (int i = 0; i < TC_RULE_COUNT; i++) {
+    if (!r->rule_ids[i] && !needed[i]) continue;
     if (!r->rule_ids[i]) {
       snprintf(e, el, "%s: \"rule_ids\" lacks \"%s\"", last, rule_slot_keys[i]);
       return -1;
@@ -1272,11 +1411,14 @@ void tc_rules_free(tc_rules *r) {
   free(r->device_types);
   for (size_t i = 0; i < r->n_tensor_types; i++) free(r->tensor_types[i]);
   free(r->tensor_types);
+  free(r->data_field);
+  free(r->buffer_field);
   for (int i = 0; i < TC_RULE_COUNT; i++) free(r->rule_ids[i]);
   for (int i = 0; i < TC_MSG_COUNT; i++) free(r->messages[i]);
   for (size_t i = 0; i < r->n_fns; i++) {
     free(r->fns[i].name);
     free(r->fns[i].effects);
+    free(r->fns[i].result.placement_field);
     free_checks(r->fns[i].checks, r->fns[i].n_checks);
   }
   free(r->fns);
@@ -1297,7 +1439,8 @@ void tc_rules_free(tc_rules *r) {
 void tc_rules_describe(const tc_rules *rules, tc_report *r) {
   if (!rules || !r) return;
   int builtin = 0;
-  for (int i = 0; i < TC_RULE_COUNT; i++) builtin |= is_builtin_rule(rules->rule_ids[i]);
+  for (int i = 0; i < TC_RULE_COUNT; i++)
+    builtin |= rules->rule_ids[i] && is_builtin_rule(rules->rule_ids[i]);
   if (builtin) tc_report_add_builtin_rules(r);
   for (size_t i = 0; i < rules->n_metas; i++) tc_report_add_rule(r, &rules->metas[i]);
 }

@@ -22,8 +22,14 @@ typedef enum tc_rule_slot {
   TC_RULE_DEVICE_MISMATCH,
   TC_RULE_KIND_MISMATCH,
   TC_RULE_BACKEND_UNAVAILABLE,
+  /* Optional slots (an API whose tensors live in buffers, docs/rules.md "Buffers and host
+     memory"): required in "rule_ids" only when a check or a tensor field uses them. */
+  TC_RULE_BUFFER_NOT_SET, /* a tensor that is in no backend buffer where one is needed */
+  TC_RULE_HOST_ACCESS,    /* memory that is not host memory used as host memory */
   TC_RULE_COUNT
 } tc_rule_slot;
+
+#define TC_RULE_REQUIRED_COUNT 7 /* the slots every rules set must name */
 
 /* Message templates, one per way a check can fail (placeholders in docs/rules.md). */
 typedef enum tc_msg_slot {
@@ -39,6 +45,9 @@ typedef enum tc_msg_slot {
   TC_MSG_DEVICE,                     /* agree / wraps: same backend, other ordinal */
   TC_MSG_KIND,                       /* kinds not accepted together */
   TC_MSG_UNAVAILABLE,                /* allocates on an unavailable backend */
+  TC_MSG_BUFFER_NOT_SET,             /* buffer_set: the tensor is in no buffer */
+  TC_MSG_HOST_ACCESS,                /* host_pointer / dereference: device memory */
+  TC_MSG_NULL_DATA,                  /* host_pointer / dereference: data of an unallocated tensor */
   TC_MSG_COUNT
 } tc_msg_slot;
 
@@ -50,7 +59,9 @@ typedef enum tc_check_kind {
   TC_CHECK_SAME_AUTODIFF,    /* a tensor arg and a device arg agree in autodiff-ness */
   TC_CHECK_WRAPS,            /* device arg autodiff, tensor arg plain, on the inner device */
   TC_CHECK_KINDS,            /* the kinds of tensor args (or array elements) are accepted */
-  TC_CHECK_ALLOCATES         /* allocates on a device arg: its backend must be available */
+  TC_CHECK_ALLOCATES,        /* allocates on a device arg: its backend must be available */
+  TC_CHECK_BUFFER_SET,       /* a tensor arg must be in a backend buffer */
+  TC_CHECK_HOST_POINTER      /* a pointer arg must not be a tensor's non-host data */
 } tc_check_kind;
 
 #define TC_RULES_MAX_ARGS 8
@@ -77,7 +88,9 @@ typedef enum tc_result_kind {
   TC_RES_KIND_OF,          /* the kind's enum value of a tensor arg */
   TC_RES_DEVICES_EQUAL,    /* 1 when two device args are equal, else 0 */
   TC_RES_BACKEND_AVAILABLE,/* whether the backend arg is available */
-  TC_RES_NEW_OBJECT        /* a pointer to fresh memory (allocators) */
+  TC_RES_NEW_OBJECT,       /* a pointer to fresh memory (allocators); maybe a context object */
+  TC_RES_DATA_OF,          /* the data pointer of a tensor arg (remembers where it lives) */
+  TC_RES_IS_HOST           /* 1 when a handle arg's memory is host memory, else 0 */
 } tc_result_kind;
 
 /* Where a result device comes from. */
@@ -105,19 +118,38 @@ typedef struct tc_result_spec {
   int tkind;       /* fixed kind index or -1 */
   int kind_arg, kind_of_arg;
   int strip_autodiff; /* TENSOR: the result is on the inner (plain) device */
+  /* TENSOR on a fixed backend (with ordinal / ordinal_arg): fixed_device set, backend used */
+  int fixed_device;
+  /* TENSOR made in a context object: context_arg points to it; the device is the first of
+     device_like_args that is in a buffer, else the context's placement */
+  int context_arg;
+  int device_like_args[TC_RULES_MAX_ARGS];
+  int n_device_like;
+  /* NEW_OBJECT as a context: its placement is a backend index (placement >= 0), or read from
+     an integer field of a struct argument (placement_arg, placement_field: nonzero gives
+     placement_nonzero, zero placement_zero); object_context_arg: the object remembers the
+     context that argument points to (a graph made in a context) */
+  int placement, placement_arg;
+  char *placement_field;
+  int placement_nonzero, placement_zero;
+  int object_context_arg;
 } tc_result_spec;
 
 /* What a function does to memory through its pointer arguments. */
 typedef enum tc_effect_kind {
   TC_EFFECT_COPY = 1, /* *to_arg := *from_arg (memcpy) */
   TC_EFFECT_FILL,     /* every byte of *arg := value_arg (memset): zero, else unknown */
-  TC_EFFECT_WRITES    /* *arg and what it reaches become unknown */
+  TC_EFFECT_WRITES,   /* *arg and what it reaches become unknown */
+  TC_EFFECT_BIND_CONTEXT, /* the tensors of a context (arg, or the context an object
+                             remembers) not yet in a buffer move to arg2's device (-1: unknown) */
+  TC_EFFECT_RECORD    /* object *arg records tensor arg2's device (a graph and its nodes) */
 } tc_effect_kind;
 
 typedef struct tc_effect {
   tc_effect_kind kind;
   int arg;  /* COPY: to; FILL, WRITES: the pointer */
-  int arg2; /* COPY: from; FILL: the value */
+  int arg2; /* COPY: from; FILL: the value; BIND_CONTEXT: the device's handle; RECORD: the
+               tensor */
 } tc_effect;
 
 typedef struct tc_api_fn {
@@ -136,6 +168,10 @@ typedef struct tc_backend_def {
   char *name, *enum_name;
   int64_t value;
   int single_device;
+  /* where tensors placed here keep their data (docs/rules.md "Buffers and host memory") */
+  int host_memory; /* the host can read and write it */
+  int no_buffer;   /* not a backend buffer (a context's own memory, or nothing yet) */
+  int no_memory;   /* no memory at all: the data pointer is NULL */
 } tc_backend_def;
 
 typedef struct tc_kind_def {
@@ -160,6 +196,9 @@ struct tc_rules {
   size_t n_device_types;
   char **tensor_types;
   size_t n_tensor_types;
+  /* fields of the tensor struct read through a handle: its data pointer, its buffer handle
+     (NULL when the tensor is in no buffer); NULL when the API has none */
+  char *data_field, *buffer_field;
   char *rule_ids[TC_RULE_COUNT];
   char *messages[TC_MSG_COUNT];
   tc_api_fn *fns;
