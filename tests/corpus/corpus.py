@@ -164,12 +164,19 @@ class Program:
         return out
 
 
+# Folders of programs written against another API, checked with that API's rules by their own
+# tests (corpus/ggml/: tests/ggml). They are not dt programs: never analyzed with rules/dt.json
+# nor run against the dt runtime.
+OTHER_API_DIRS = ("ggml",)
+
+
 def discover(corpus_dir):
     """Every program under corpus_dir: each .c file, each multi/<project>/ directory."""
     programs = []
     multi = os.path.join(corpus_dir, "multi")
     for dirpath, dirnames, filenames in os.walk(corpus_dir):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and
+                             not (dirpath == corpus_dir and d in OTHER_API_DIRS))
         if os.path.dirname(dirpath) == multi:
             files = []
             for dp, dn, fn in os.walk(dirpath):

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""tests/ggml/check_program.py — runs tagcheck with rules/ggml.json on one ggml program and
-compares its findings with the program's `expect-error: RULE` / `expect-warning: RULE`
-annotations (the corpus convention, docs/corpus.md). The ggml programs live here rather than in
-corpus/ because the corpus driver always loads rules/dt.json and checks only dt rule ids.
+"""tests/ggml/check_program.py — runs tagcheck with rules/ggml.json on one ggml corpus program
+(corpus/ggml/) and compares its findings with the program's `expect-error: RULE` /
+`expect-warning: RULE` annotations (the corpus convention, docs/corpus.md). The dt corpus driver
+(tests/corpus/corpus.py) skips corpus/ggml/: it loads rules/dt.json and runs programs against
+the dt runtime; ggml programs are analyzed only.
 
 usage: check_program.py TAGCHECK RULES INCLUDE_DIR PROGRAM.c   (exit 0: findings == annotations)
 """

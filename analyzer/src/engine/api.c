@@ -478,7 +478,8 @@ static chk_res run_check(call_ctx *c, const tc_check *ck) {
 static void origin_text(const tc_eng *e, const prov *p, char *buf, size_t len) {
   buf[0] = '\0';
   for (; p; p = p->prev) {
-    if (p->kind == PV_TENSOR || p->kind == PV_DEVICE || p->kind == PV_RETURN) {
+    if (p->kind == PV_TENSOR || p->kind == PV_DEVICE || p->kind == PV_RETURN ||
+        p->kind == PV_PLACED) {
       const char *file = p->loc ? base_name(srcloc_file(e, p->loc)) : "";
       snprintf(buf, len, " (from %s at %s:%u)", p->name || !p->text ? tc_str(e->prog, p->name) : p->text,
                file, p->loc ? p->loc->line : 0);
@@ -990,7 +991,7 @@ static void bind_context(call_ctx *c, const tc_effect *ef) {
     nv.tag.backend = dev.backend;
     nv.tag.ordinal = dev.ordinal;
     nv.tag.autodiff = dev.autodiff;
-    nv.prov = prov_new(e, PV_TENSOR, v->prov, &c->in->loc, c->in->callee.name, 0, nv.tag);
+    nv.prov = prov_new(e, PV_PLACED, v->prov, &c->in->loc, c->in->callee.name, 0, nv.tag);
     st_set(e, &c->s->mem, id, &nv);
   }
 }

@@ -395,6 +395,21 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
   state_release(e, &entry);
 }
 
+/* Values an argument reads through a pointer (`printf("%f", y[0])`) are memory the host
+   touches: read them, so that an API whose tensors hold data pointers (rules with tensor
+   fields) gets the access checked even when the callee ignores the value. */
+static void touch_args(frame *f, astate *s, const tc_insn *in) {
+  if (!f->e->rules->data_field) return;
+  for (uint32_t i = 0; i < in->n_args; i++) {
+    const tc_opnd *o = &in->args[i];
+    if (o->kind != TC_OPND_PATH) continue;
+    int through_pointer = 0;
+    for (uint32_t k = 0; k < o->path.n_elems; k++)
+      through_pointer |= o->path.elems[k].kind == TC_ELEM_DEREF;
+    if (through_pointer) (void)mem_eval(f, s, o, NULL);
+  }
+}
+
 void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
   tc_eng *e = f->e;
   const tc_api_fn *api = NULL;
@@ -410,6 +425,7 @@ void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
     }
   }
   if (api) {
+    touch_args(f, &s, in);
     api_call(f, &s, in, api);
     slist_push(e, out, s);
     return;
@@ -418,6 +434,7 @@ void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
     call_user(f, s, in, callee, out);
     return;
   }
+  touch_args(f, &s, in);
   call_unknown(f, &s, in);
   slist_push(e, out, s);
 }

@@ -91,7 +91,8 @@ typedef enum prov_kind {
   PV_ASSIGN,     /* stored into a named place */
   PV_PARAM,      /* passed to a user function's parameter */
   PV_RETURN,     /* returned by a user function */
-  PV_DEVICE_OF   /* the device of a tensor */
+  PV_DEVICE_OF,  /* the device of a tensor */
+  PV_PLACED      /* a call placed the tensors of a context in a buffer (bind_context) */
 } prov_kind;
 
 typedef struct prov {
@@ -383,6 +384,11 @@ struct tc_eng {
   size_t slice_begin; /* the log slice of the innermost analysis under way */
   detail *details;
   size_t n_details, cap_details;
+
+  /* terminators stand for instructions where they read memory (findings.c keys on insns) */
+  tc_map term_insns; /* terminator address -> index into term_insn_list */
+  tc_insn **term_insn_list;
+  size_t n_term_insns, cap_term_insns;
 
   /* scratch */
   uint32_t *visit_stamp;

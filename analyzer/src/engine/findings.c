@@ -183,6 +183,9 @@ static void prov_note_text(const tc_eng *e, const prov *p, char *buf, size_t len
     case PV_RETURN:
       snprintf(buf, len, "%s returns %s here", name, dev);
       return;
+    case PV_PLACED:
+      snprintf(buf, len, "%s places the tensor in %s memory here", name, dev);
+      return;
   }
   snprintf(buf, len, "%s", dev);
 }

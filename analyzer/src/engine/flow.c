@@ -330,6 +330,11 @@ static void do_assign(frame *f, astate *s, const tc_insn *in) {
   }
   uint32_t single = 0;
   aval v = mem_eval(f, s, &in->a, &single);
+  if (in->dst_type.cls == TC_TY_FLOAT) { /* floats are not followed: only the read counts */
+    aval top = av_top();
+    mem_write_targets(e, s, &dt, &top);
+    return;
+  }
   if (v.drel == DR_NONE && single && av_intlike(&v) && v.k != AV_AVAIL) {
     aval snap = v;
     set_derivation(&v, single, DR_NE, 0, &snap);
@@ -695,10 +700,30 @@ static tc_sym cond_name(const tc_opnd *o) {
   return (o->kind == TC_OPND_PATH && o->path.root != TC_ROOT_TEMP) ? o->path.spelling : 0;
 }
 
+/* An instruction standing for terminator t (its location), so that a check made while it reads
+   its condition or returned value (a dereference) has a place to be recorded. */
+static const tc_insn *term_insn(tc_eng *e, const tc_term *t) {
+  uint64_t key = (uint64_t)(uintptr_t)t;
+  uint32_t idx;
+  if (map_get(&e->term_insns, key, &idx)) return e->term_insn_list[idx];
+  tc_insn *in = bump_alloc(&e->bump, sizeof *in);
+  tc_insn **slot = in ? VEC_PUSH(e->term_insn_list, e->n_term_insns, e->cap_term_insns) : NULL;
+  if (!slot) {
+    e->oom = 1;
+    return NULL;
+  }
+  in->kind = TC_I_ASSIGN;
+  in->loc = t->loc;
+  *slot = in;
+  if (map_put(&e->term_insns, key, (uint32_t)(e->n_term_insns - 1))) e->oom = 1;
+  return in;
+}
+
 static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
   tc_eng *e = c->fr.e;
   fninfo *fi = c->fr.fi;
   const tc_term *t = &fi->fn->blocks[b].term;
+  c->fr.in = e->rules->data_field ? term_insn(e, t) : NULL;
   switch (t->kind) {
     case TC_T_GOTO:
       if (t->n_succ >= 1)

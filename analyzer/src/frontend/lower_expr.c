@@ -660,6 +660,12 @@ static tc_opnd unary(lw_fn *fn, CXCursor e, lw_mode mode) {
 }
 
 /* A conversion (implicit or written) of sub to the type of e. */
+static int path_derefs(const tc_path *p) {
+  for (uint32_t i = 0; i < p->n_elems; i++)
+    if (p->elems[i].kind == TC_ELEM_DEREF) return 1;
+  return 0;
+}
+
 static tc_opnd convert(lw_fn *fn, CXCursor e, CXCursor sub, lw_mode mode) {
   CXType to = clang_getCanonicalType(clang_getCursorType(e));
   CXType from = clang_getCanonicalType(clang_getCursorType(sub));
@@ -707,6 +713,12 @@ static tc_opnd convert(lw_fn *fn, CXCursor e, CXCursor sub, lw_mode mode) {
     if (v.type.cls == TC_TY_POINTER) return lw_opnd_unknown(ty);
     break;
   case TC_TY_FLOAT:
+    /* a float read through a pointer (`p[i]`, `t->data`-derived) stays a read of that place:
+       the engine checks the memory the host touches, and then forgets the value */
+    if (v.kind == TC_OPND_PATH && path_derefs(&v.path)) {
+      v.type = ty;
+      return v;
+    }
     return lw_opnd_unknown(ty);
   case TC_TY_RECORD:
   case TC_TY_ARRAY:

@@ -1,4 +1,4 @@
-// tests/ggml/programs/concat_cast_clean.c — the fix of concat_mixed_types_bug.c: the f16
+// corpus/ggml/concat_cast_clean.c — the fix of concat_mixed_types_bug.c: the f16
 // embeddings are cast to f32 before ggml_concat, so both inputs share one type. No findings.
 #include "ggml_api.h"
 

@@ -1,4 +1,4 @@
-// tests/ggml/programs/concat_mixed_types_bug.c — joining f16 token embeddings with f32 positional
+// corpus/ggml/concat_mixed_types_bug.c — joining f16 token embeddings with f32 positional
 // features along dim 0. Bug: ggml_concat asserts both inputs share one ggml_type.
 #include "ggml_api.h"
 

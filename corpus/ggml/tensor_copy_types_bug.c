@@ -1,4 +1,4 @@
-// tests/ggml/programs/tensor_copy_types_bug.c — a KV cache kept in f16 on a backend, refreshed
+// corpus/ggml/tensor_copy_types_bug.c — a KV cache kept in f16 on a backend, refreshed
 // from an f32 staging tensor; one precision is chosen from the command line. Bug:
 // ggml_backend_tensor_copy asserts identical layouts (same type): an error when the cache is
 // always f16, a warning where only the --f16 path copies across types. ggml_get_data_f32 of an

@@ -1,4 +1,4 @@
-// tests/ggml/programs/tensor_copy_types_clean.c — the fix of tensor_copy_types_bug.c: the
+// corpus/ggml/tensor_copy_types_clean.c — the fix of tensor_copy_types_bug.c: the
 // staging tensor takes the cache's type (whichever the flag picked), and values are read back
 // with ggml_backend_tensor_get instead of ggml_get_data_f32. No findings.
 #include <string.h>

@@ -1,19 +1,20 @@
-// tests/ggml/programs/rope_positions_clean.c — the fix of rope_positions_bug.c: positions and
-// row ids are GGML_TYPE_I32, as ggml_rope and ggml_get_rows require. No findings.
+// corpus/ggml/rope_positions_bug.c — rotary embeddings for a query block whose positions
+// were created as i64 (the width of the caller's token counter). Bug: ggml_rope asserts its
+// position tensor is GGML_TYPE_I32; the same mistake in ggml_get_rows' row ids.
 #include "ggml_api.h"
 
 static struct ggml_tensor *attention_input(struct ggml_context *ctx, struct ggml_tensor *q,
                                            struct ggml_tensor *positions) {
-  return ggml_rope(ctx, q, positions, 64, 0);
+  return ggml_rope(ctx, q, positions, 64, 0); // expect-error: ggml-type-mismatch
 }
 
 int main(void) {
   struct ggml_init_params params = {16u << 20, NULL, true};
   struct ggml_context *ctx = ggml_init(params);
   struct ggml_tensor *table = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, 128, 1000);
-  struct ggml_tensor *ids = ggml_new_tensor_1d(ctx, GGML_TYPE_I32, 8);
-  struct ggml_tensor *q = ggml_get_rows(ctx, table, ids);
-  struct ggml_tensor *pos = ggml_new_tensor_1d(ctx, GGML_TYPE_I32, 8);
+  struct ggml_tensor *ids = ggml_new_tensor_1d(ctx, GGML_TYPE_I64, 8);
+  struct ggml_tensor *q = ggml_get_rows(ctx, table, ids); // expect-error: ggml-type-mismatch
+  struct ggml_tensor *pos = ggml_new_tensor_1d(ctx, GGML_TYPE_I64, 8);
   struct ggml_tensor *r = attention_input(ctx, ggml_new_tensor_2d(ctx, GGML_TYPE_F32, 128, 8), pos);
   struct ggml_cgraph *gf = ggml_new_graph(ctx);
   ggml_build_forward_expand(gf, q);

@@ -1,0 +1,58 @@
+// corpus/ggml/graph_wrong_backend_bug.c — a linear layer evaluated with ggml-backend: weights on
+// CUDA device 0, the graph allocated with a graph allocator. Bugs: the graph is computed on a
+// CPU backend created for "post-processing", whose kernels cannot read the CUDA buffers; and
+// the result is read through result->data, device memory, instead of ggml_backend_tensor_get.
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ggml_api.h"
+
+struct linear {
+  ggml_backend_t backend;
+  struct ggml_context *ctx;
+  ggml_backend_buffer_t buffer;
+  struct ggml_tensor *w, *b;
+};
+
+static void linear_init(struct linear *l, int n_in, int n_out) {
+  l->backend = ggml_backend_cuda_init(0);
+  struct ggml_init_params params = {ggml_tensor_overhead() * 2, NULL, true};
+  l->ctx = ggml_init(params);
+  l->w = ggml_new_tensor_2d(l->ctx, GGML_TYPE_F32, n_in, n_out);
+  l->b = ggml_new_tensor_1d(l->ctx, GGML_TYPE_F32, n_out);
+  l->buffer = ggml_backend_alloc_ctx_tensors(l->ctx, l->backend);
+}
+
+static struct ggml_cgraph *build_graph(struct ggml_context *ctx0, const struct linear *l,
+                                       struct ggml_tensor *x, struct ggml_tensor **out) {
+  struct ggml_cgraph *gf = ggml_new_graph(ctx0);
+  *out = ggml_add(ctx0, ggml_mul_mat(ctx0, l->w, x), l->b);
+  ggml_build_forward_expand(gf, *out);
+  return gf;
+}
+
+int main(void) {
+  struct linear l;
+  linear_init(&l, 256, 16);
+  struct ggml_init_params p0 = {ggml_tensor_overhead() * 8 + ggml_graph_overhead(), NULL, true};
+  struct ggml_context *ctx0 = ggml_init(p0);
+  struct ggml_tensor *x = ggml_new_tensor_1d(ctx0, GGML_TYPE_F32, 256);
+  struct ggml_tensor *out = NULL;
+  struct ggml_cgraph *gf = build_graph(ctx0, &l, x, &out);
+  ggml_gallocr_t galloc = ggml_gallocr_new(ggml_backend_get_default_buffer_type(l.backend));
+  ggml_gallocr_alloc_graph(galloc, gf);
+  float input[256] = {0};
+  ggml_backend_tensor_set(x, input, 0, sizeof input);
+
+  ggml_backend_t cpu = ggml_backend_cpu_init();
+  ggml_backend_graph_compute(cpu, gf); // expect-error: ggml-backend-mismatch
+  const float *y = (const float *)ggml_get_data(out);
+  printf("%f\n", (double)y[0]); // expect-error: ggml-host-access
+  ggml_gallocr_free(galloc);
+  ggml_free(ctx0);
+  ggml_backend_free(cpu);
+  ggml_backend_buffer_free(l.buffer);
+  ggml_free(l.ctx);
+  ggml_backend_free(l.backend);
+  return 0;
+}
