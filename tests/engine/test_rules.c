@@ -1,6 +1,7 @@
-/* tests/engine/test_rules.c — the rules loader: the bundled rules/dt.json, errors positioned as
- * FILE:LINE:COL for syntax and semantic mistakes, several files merged, and the example of
- * docs/rules.md (so the documentation cannot drift from what the loader accepts). */
+/* tests/engine/test_rules.c — the rules loader: the bundled rules/dt.json and rules/ggml.json,
+ * errors positioned as FILE:LINE:COL for syntax and semantic mistakes, buffer placements,
+ * several files merged, and the example of docs/rules.md (so the documentation cannot drift
+ * from what the loader accepts). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,6 +124,29 @@ static void test_semantic_errors(void **state) {
       {"{\"f\": {\"params\": 0, \"checks\": [{\"check\": \"autodiff_required\", \"arg\": 0}]}}",
        "takes no parameters"},
       {"{\"f\": {}, \"f\": {}}", "described twice"},
+      /* buffers and host memory */
+      {"{\"f\": {\"checks\": [{\"check\": \"buffer_set\", \"arg\": 0}]}}",
+       "lacks \"buffer_not_set\""},
+      {"{\"f\": {\"checks\": [{\"check\": \"host_pointer\", \"arg\": 0}]}}",
+       "lacks \"host_access\""},
+      {"{\"f\": {\"result\": {\"tensor\": {\"device_like_args\": [1], \"like_arg\": 1}}}}",
+       "needs \"context_arg\""},
+      {"{\"f\": {\"result\": {\"tensor\": {\"context_arg\": 0, \"device_arg\": 1, "
+       "\"kind\": \"f\"}}}}",
+       "exactly one of"},
+      {"{\"f\": {\"result\": {\"tensor\": {\"backend\": \"tpu\"}}}}", "unknown backend"},
+      {"{\"f\": {\"result\": {\"new_object\": {\"placement_arg\": 0, \"field\": \"x\", "
+       "\"if_nonzero\": \"host\"}}}}",
+       "\"if_zero\""},
+      {"{\"f\": {\"result\": {\"new_object\": {\"placement\": \"host\", \"placement_arg\": "
+       "0, \"field\": \"x\", \"if_nonzero\": \"host\", \"if_zero\": \"acc\"}}}}",
+       "not both"},
+      {"{\"f\": {\"result\": {\"new_object\": 3}}}", "true or an object"},
+      {"{\"f\": {\"effects\": [{\"bind_context\": {\"device_of_arg\": 1}}]}}",
+       "missing \"context_arg\""},
+      {"{\"f\": {\"effects\": [{\"record\": {\"object_arg\": 0}}]}}",
+       "missing \"tensor_arg\""},
+      {"{\"f\": {\"effects\": [{\"bind\": {\"context_arg\": 0}}]}}", "unknown effect"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char *t = with_functions(cases[i].fns);
@@ -166,6 +190,76 @@ static void test_rule_ids(void **state) {
   free(t);
   free(u);
   free(v);
+}
+
+/* A placement with no memory cannot be host memory; one with no buffer needs no enum value. */
+static void test_backend_memory(void **state) {
+  (void)state;
+  char err[512];
+  char *t = with_functions("{}");
+  const char *old = "{\"name\": \"acc\", \"value\": 2}";
+  char *at = strstr(t, old);
+  assert_non_null(at);
+  const char *repl[] = {
+      "{\"name\": \"acc\", \"value\": 2}, {\"name\": \"none\", \"allocated\": false}, "
+      "{\"name\": \"ctx\", \"has_buffer\": false, \"host_memory\": true}",
+      "{\"name\": \"acc\", \"value\": 2}, {\"name\": \"none\", \"allocated\": false, "
+      "\"host_memory\": true}",
+      "{\"name\": \"acc\", \"value\": 2}, {\"name\": \"gpu\", \"host_memory\": true}"};
+  for (int k = 0; k < 3; k++) {
+    size_t n = strlen(t) + strlen(repl[k]) + 1;
+    char *u = malloc(n);
+    snprintf(u, n, "%.*s%s%s", (int)(at - t), t, repl[k], at + strlen(old));
+    tc_rules *r = load_text(u, err, sizeof err);
+    if (k == 0) {
+      if (!r) fail_msg("%s", err);
+      int none = tc_rules_backend_by_name(r, "none"), ctx = tc_rules_backend_by_name(r, "ctx");
+      assert_true(none >= 0 && ctx >= 0);
+      assert_true(r->backends[none].no_memory && r->backends[none].no_buffer);
+      assert_false(r->backends[none].host_memory);
+      assert_true(r->backends[ctx].no_buffer && r->backends[ctx].host_memory);
+      assert_false(r->backends[ctx].no_memory);
+      assert_int_not_equal(r->backends[none].value, r->backends[ctx].value);
+    } else {
+      assert_null(r);
+      assert_non_null(strstr(err, k == 1 ? "no memory" : "needs an integer \"value\""));
+    }
+    tc_rules_free(r);
+    free(u);
+  }
+  free(t);
+}
+
+/* rules/ggml.json: the buffer vocabulary is what the file says it is. */
+static void test_ggml_rules(void **state) {
+  (void)state;
+  char err[512];
+  const char *p = TC_TEST_SOURCE_DIR "/rules/ggml.json";
+  tc_rules *r = tc_rules_load(&p, 1, err, sizeof err);
+  if (!r) fail_msg("%s", err);
+  assert_string_equal(r->data_field, "data");
+  assert_string_equal(r->buffer_field, "buffer");
+  assert_string_equal(r->rule_ids[TC_RULE_HOST_ACCESS], "ggml-host-access");
+  assert_string_equal(r->rule_ids[TC_RULE_BUFFER_NOT_SET], "ggml-buffer-not-set");
+  const tc_api_fn *init = tc_rules_find(r, "ggml_init");
+  assert_int_equal(init->result.what, TC_RES_NEW_OBJECT);
+  assert_string_equal(init->result.placement_field, "no_alloc");
+  assert_true(r->backends[init->result.placement_nonzero].no_memory);
+  assert_true(r->backends[init->result.placement_zero].host_memory);
+  const tc_api_fn *alloc = tc_rules_find(r, "ggml_backend_alloc_ctx_tensors");
+  assert_int_equal(alloc->n_effects, 1);
+  assert_int_equal(alloc->effects[0].kind, TC_EFFECT_BIND_CONTEXT);
+  const tc_api_fn *set = tc_rules_find(r, "ggml_backend_tensor_set");
+  assert_int_equal(set->n_checks, 2);
+  assert_int_equal(set->checks[0].kind, TC_CHECK_BUFFER_SET);
+  assert_int_equal(set->checks[1].kind, TC_CHECK_HOST_POINTER);
+  assert_int_equal(set->checks[1].arg, 1);
+  assert_int_equal(tc_rules_find(r, "ggml_backend_buffer_is_host")->result.what, TC_RES_IS_HOST);
+  assert_int_equal(tc_rules_find(r, "ggml_get_data")->result.what, TC_RES_DATA_OF);
+  const tc_api_fn *add = tc_rules_find(r, "ggml_add");
+  assert_int_equal(add->result.context_arg, 0);
+  assert_int_equal(add->result.n_device_like, 2);
+  tc_rules_free(r);
 }
 
 static void test_missing_file(void **state) {
@@ -237,6 +331,7 @@ int main(void) {
       cmocka_unit_test(test_unknown_key),     cmocka_unit_test(test_semantic_errors),
       cmocka_unit_test(test_rule_ids),        cmocka_unit_test(test_missing_file),
       cmocka_unit_test(test_merge_files),     cmocka_unit_test(test_docs_example),
+      cmocka_unit_test(test_backend_memory),  cmocka_unit_test(test_ggml_rules),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
