@@ -169,6 +169,9 @@ static void read_tensor(call_ctx *c, int argi, operand *op) {
     op->prov = op->v.prov;
   }
   if (op->v.k == AV_POISON) op->poison = c->poisoned = 1;
+  /* a NULL handle fails the call before any tag is compared (and aborts by default): this
+     path ends here, it neither passes nor fails a tag check (a lookup that found nothing) */
+  if (op->v.k == AV_INT && op->v.i == 0) op->poison = c->poisoned = 1;
 }
 
 /* The elements of an array argument: up to max, from `count` when it is known. Returns the

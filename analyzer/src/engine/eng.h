@@ -272,6 +272,8 @@ typedef struct fninfo {
   int is_init;   /* a unit's __tc_global_init */
   int allocates; /* reaches an allocator */
   int relevant;  /* reaches a call of the API (directly, through callees or a function pointer) */
+  int moves_tags; /* stores or returns tensor handles or devices (a registry's lookup): its
+                     paths are kept apart even when it calls no API function */
   uint32_t active; /* activations on the analysis stack */
   int analyzed;
   int too_costly;
@@ -404,6 +406,8 @@ uint32_t field_id_of_sym(tc_eng *e, tc_sym s);
 uint32_t field_id_of_name(tc_eng *e, const char *name);
 const struct devtype *devtype_for(tc_eng *e, const tc_type *t);
 int loc_is_tensor_type(const tc_eng *e, const char *type_name);
+/* A tensor handle (a pointer to a tensor type) or a device struct. */
+int type_carries_tag(const tc_eng *e, const tc_type *t);
 /* A backend / ordinal / autodiff field of a device: integers that are tags. */
 int loc_is_device_field(const tc_eng *e, uint32_t id);
 

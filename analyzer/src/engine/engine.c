@@ -90,10 +90,12 @@ static void scan_program(tc_eng *e, tc_map *mutable_globals) {
   for (size_t f = 0; f < e->n_fns; f++) {
     fninfo *fi = &e->fns[f];
     const tc_function *fn = fi->fn;
+    fi->moves_tags = type_carries_tag(e, &fn->ret_type);
     for (uint32_t b = 0; b < fn->n_blocks; b++) {
       const tc_block *bl = &fn->blocks[b];
       for (uint32_t i = 0; i < bl->n_insns; i++) {
         const tc_insn *in = &bl->insns[i];
+        if (in->has_dst && !fi->moves_tags) fi->moves_tags = type_carries_tag(e, &in->dst_type);
         if (!fi->is_init) {
           if (in->has_dst && in->dst.root == TC_ROOT_GLOBAL) map_put(mutable_globals, in->dst.id, 1);
           const tc_opnd *ops[2] = {&in->a, &in->b};

@@ -852,7 +852,7 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
   c.fr.e = e;
   c.fr.fi = fi;
   c.fr.inst = inst;
-  c.max_states = fi->relevant ? e->max_states : 1;
+  c.max_states = fi->relevant || fi->moves_tags ? e->max_states : 1;
   c.in = calloc(nb, sizeof *c.in);
   c.w.queued = calloc(nb, 1);
   c.decided = calloc(nb, 1);

@@ -165,6 +165,17 @@ int loc_is_tensor_type(const tc_eng *e, const char *type_name) {
   return 0;
 }
 
+int type_carries_tag(const tc_eng *e, const tc_type *t) {
+  if (t->cls == TC_TY_POINTER && t->pointee_name)
+    return loc_is_tensor_type(e, tc_str(e->prog, t->pointee_name));
+  if (t->cls == TC_TY_RECORD && t->record_name) {
+    const char *nm = tc_str(e->prog, t->record_name);
+    for (size_t d = 0; d < e->n_devtypes; d++)
+      if (type_is(nm, e->devtypes[d].name)) return 1;
+  }
+  return 0;
+}
+
 int loc_is_device_field(const tc_eng *e, uint32_t id) {
   if (!id || id >= e->n_locs || e->locs[id].kind != LK_FIELD) return 0;
   uint32_t f = e->locs[id].a;

@@ -88,9 +88,9 @@ static int index_place(lw_fn *fn, tc_opnd base, tc_opnd index, lw_place *out) {
   if (index.kind == TC_OPND_INT) {
     e.kind = TC_ELEM_INDEX;
     e.index = index.ival;
-  } else if (index.kind == TC_OPND_PATH && index.path.n_elems == 0 &&
-             index.path.root != TC_ROOT_GLOBAL) {
-    e.index_root = index.path.root; /* the engine may know the variable's value */
+  } else if (index.kind == TC_OPND_PATH && index.path.n_elems == 0) {
+    e.index_root = index.path.root; /* the engine may know the variable's value (a counter
+                                       global included: `g_reg[g_n++] = t`) */
     e.index_id = index.path.id;
   }
   if (base.kind == TC_OPND_ADDR) { /* an array that decayed: index the array itself */

@@ -15,7 +15,10 @@ static void walk_type(tc_type *t, tc_sym_fn fn, void *ctx) {
 static void walk_path(tc_path *p, tc_sym_fn fn, void *ctx) {
   if (p->root == TC_ROOT_GLOBAL) fn(&p->id, ctx);
   for (uint32_t i = 0; i < p->n_elems; i++)
-    if (p->elems[i].kind == TC_ELEM_FIELD) fn(&p->elems[i].field, ctx);
+    if (p->elems[i].kind == TC_ELEM_FIELD)
+      fn(&p->elems[i].field, ctx);
+    else if (p->elems[i].kind == TC_ELEM_INDEX_ANY && p->elems[i].index_root == TC_ROOT_GLOBAL)
+      fn(&p->elems[i].index_id, ctx); /* a global index variable is named by its USR */
   fn(&p->spelling, ctx);
 }
 

@@ -10,7 +10,9 @@
 #include "ir/ir_walk.h"
 
 #define TC_IR_MAGIC "TCIR"
-#define TC_IR_FORMAT 2u
+/* 3: the lowering keeps float reads through pointers and global index variables (cached IR of
+   format 2 lacks them) */
+#define TC_IR_FORMAT 3u
 
 typedef struct ser {
   int reading;
