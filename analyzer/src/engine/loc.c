@@ -59,6 +59,9 @@ static uint32_t loc_lookup(tc_eng *e, uint32_t parent, loc_kind k, uint32_t a, i
     if (k == LK_INDEX || k == LK_ANY) p->is_array = 1;
   } else {
     l->root = id;
+    /* a block from an allocator, or what an unknown pointer points to, may be indexed: it
+       is an array of what the pointer points to (`items[1]` of a malloc'd list) */
+    if (k == LK_HEAP || k == LK_EXT) l->is_array = 1;
     if (k == LK_GLOBAL) {
       uint32_t *g = VEC_PUSH(e->global_roots, e->n_global_roots, e->cap_global_roots);
       if (g) *g = id;
