@@ -155,7 +155,13 @@ static void read_tensor(call_ctx *c, int argi, operand *op) {
   op->present = 1;
   uint32_t single = 0;
   op->v = mem_eval(c->f, c->s, o, &single);
-  if ((op->v.k == AV_TOP || op->v.k == AV_BOT) && single && o->kind == TC_OPND_PATH) {
+  if (op->v.k == AV_BOT) {
+    /* never written on this path (an uninitialized slot: the loop that fills it did not run
+       here): the program cannot get here with it, so this path neither passes nor fails */
+    op->poison = c->poisoned = 1;
+    return;
+  }
+  if (op->v.k == AV_TOP && single && o->kind == TC_OPND_PATH) {
     op->v = symbolic_tensor(single);
     mem_write(e, c->s, single, &op->v, 0);
   }

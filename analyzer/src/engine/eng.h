@@ -142,7 +142,8 @@ typedef enum drel { DR_NONE = 0, DR_EQ, DR_NE } drel;
 
 typedef struct aval {
   uint8_t k;
-  uint8_t neg;     /* AV_AVAIL */
+  uint8_t neg;     /* AV_AVAIL: negated; AV_ADDR / AV_ADDRSET: or NULL (`next` of a list's
+                      nodes: NULL in the last one, another node before) */
   uint8_t drel;    /* this value is truthy iff (dloc drel dc) held when it was computed */
   uint8_t dsnap_k; /* what dloc held then (to notice it has changed since) */
   uint32_t loc;    /* AV_ADDR */

@@ -235,6 +235,18 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
     }
     case AV_ADDR:
     case AV_ADDRSET:
+      if (c == 0 && cur.neg) { /* maybe NULL: the branch tells */
+        if (rel == DR_EQ) {
+          nv = av_make(AV_INT, 0);
+        } else {
+          nv = cur;
+          nv.neg = 0;
+        }
+        mem_write(e, s, loc, &nv, 0);
+        return 1;
+      }
+      if (c == 0) return rel == DR_NE;
+      return 1;
     case AV_FUNC:
       if (c == 0) return rel == DR_NE;
       return 1;
@@ -244,6 +256,10 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
     case AV_TENSOR:
       if (c == 0 && rel == DR_EQ) { /* the handle is NULL on this path */
         nv = av_make(AV_INT, 0);
+        mem_write(e, s, loc, &nv, 0);
+      } else if (c == 0 && cur.neg) { /* and not NULL on this one */
+        nv = cur;
+        nv.neg = 0;
         mem_write(e, s, loc, &nv, 0);
       }
       return 1;
@@ -279,6 +295,9 @@ static int truth_of(const astate *s, const aval *v) {
       return v->i == 0 ? 1 : -1;
     case AV_ADDR:
     case AV_ADDRSET:
+      return v->neg ? -1 : 1;
+    case AV_TENSOR: /* a handle an API call returned (a failed call's result is poison) */
+      return v->neg ? -1 : 1;
     case AV_FUNC:
       return 1;
     case AV_AVAIL: {
@@ -290,7 +309,6 @@ static int truth_of(const astate *s, const aval *v) {
     case AV_MULTI:
     case AV_TOP:
     case AV_SYM:
-    case AV_TENSOR:
     case AV_POISON:
     case AV_DATAPTR:
       return -1;
@@ -399,8 +417,10 @@ static aval eval_binop(frame *f, astate *s, const tc_insn *in) {
       eq = 0;
     else if (a.k == AV_SYM && b.k == AV_SYM && a.i == b.i)
       eq = 1;
-    else if (((a.k == AV_ADDR || a.k == AV_ADDRSET) && b.k == AV_INT && b.i == 0) ||
-             ((b.k == AV_ADDR || b.k == AV_ADDRSET) && a.k == AV_INT && a.i == 0))
+    else if (((a.k == AV_ADDR || a.k == AV_ADDRSET || a.k == AV_TENSOR) && !a.neg &&
+              b.k == AV_INT && b.i == 0) ||
+             ((b.k == AV_ADDR || b.k == AV_ADDRSET || b.k == AV_TENSOR) && !b.neg &&
+              a.k == AV_INT && a.i == 0))
       eq = 0;
     else if (a.k == AV_ADDR && b.k == AV_ADDR && a.i != IDX_ANY && b.i != IDX_ANY)
       eq = a.loc == b.loc && a.i == b.i;
@@ -415,7 +435,13 @@ static aval eval_binop(frame *f, astate *s, const tc_insn *in) {
       return r;
     }
     aval r = av_top();
-    if (la && av_intlike(&a) && b.k == AV_INT)
+    int a_maybe_null = (a.k == AV_ADDR || a.k == AV_ADDRSET || a.k == AV_TENSOR) && a.neg;
+    int b_maybe_null = (b.k == AV_ADDR || b.k == AV_ADDRSET || b.k == AV_TENSOR) && b.neg;
+    if (la && a_maybe_null && b.k == AV_INT && b.i == 0)
+      set_derivation(&r, la, op == TC_OPC_EQ ? DR_EQ : DR_NE, 0, &a);
+    else if (lb && b_maybe_null && a.k == AV_INT && a.i == 0)
+      set_derivation(&r, lb, op == TC_OPC_EQ ? DR_EQ : DR_NE, 0, &b);
+    else if (la && av_intlike(&a) && b.k == AV_INT)
       set_derivation(&r, la, op == TC_OPC_EQ ? DR_EQ : DR_NE, b.i, &a);
     else if (lb && av_intlike(&b) && a.k == AV_INT)
       set_derivation(&r, lb, op == TC_OPC_EQ ? DR_EQ : DR_NE, a.i, &b);

@@ -34,12 +34,14 @@ static uint64_t av_hash(const aval *v) {
   switch ((av_kind)v->k) {
     case AV_ADDR:
       h = hash_mix(h, v->loc);
+      h = hash_mix(h, v->neg);
       break;
     case AV_TENSOR:
     case AV_DATAPTR:
       h = hash_mix(h, ((uint64_t)(uint32_t)v->tag.backend << 32) | (uint32_t)v->tag.ordinal);
       h = hash_mix(h, ((uint64_t)(uint32_t)v->tag.autodiff << 32) | (uint32_t)v->tag.kind);
       if (v->loc) h = hash_mix(h, v->loc);
+      if (v->neg) h = hash_mix(h, 0x4e11ull);
       break;
     case AV_AVAIL:
       h = hash_mix(h, v->neg);
@@ -55,7 +57,9 @@ static uint64_t av_hash(const aval *v) {
     case AV_NE:
     case AV_SYM:
     case AV_FUNC:
+      break;
     case AV_ADDRSET:
+      h = hash_mix(h, v->neg);
       break;
   }
   return h | 1; /* never 0: 0 is "nothing here" */

@@ -28,12 +28,13 @@ int av_same(const aval *a, const aval *b) {
     case AV_NE:
     case AV_SYM:
     case AV_FUNC:
-    case AV_ADDRSET:
       return a->i == b->i;
+    case AV_ADDRSET:
+      return a->i == b->i && a->neg == b->neg;
     case AV_ADDR:
-      return a->loc == b->loc && a->i == b->i;
+      return a->loc == b->loc && a->i == b->i && a->neg == b->neg;
     case AV_TENSOR:
-      return tc_tag_same(a->tag, b->tag) && a->loc == b->loc;
+      return tc_tag_same(a->tag, b->tag) && a->loc == b->loc && a->neg == b->neg;
     case AV_DATAPTR:
       return tc_tag_same(a->tag, b->tag);
     case AV_AVAIL:
@@ -156,11 +157,30 @@ aval av_join(tc_eng *e, const aval *a, const aval *b) {
     r = *a;
     r.tag = tc_tag_join(a->tag, b->tag);
     if (a->loc != b->loc) r.loc = 0;
+    r.neg = a->neg | b->neg;
     r.drel = DR_NONE;
     return r;
   }
-  if ((a->k == AV_ADDR || a->k == AV_ADDRSET) && (b->k == AV_ADDR || b->k == AV_ADDRSET))
-    return addr_union(e, a, b);
+  if ((a->k == AV_ADDR || a->k == AV_ADDRSET) && (b->k == AV_ADDR || b->k == AV_ADDRSET)) {
+    r = addr_union(e, a, b);
+    if (r.k != AV_TOP) r.neg = a->neg | b->neg;
+    return r;
+  }
+  /* NULL or an address (or a handle): the address, maybe NULL (a branch on it tells which) */
+  if ((a->k == AV_ADDR || a->k == AV_ADDRSET || a->k == AV_TENSOR) && b->k == AV_INT &&
+      b->i == 0) {
+    r = *a;
+    r.neg = 1;
+    r.drel = DR_NONE;
+    return r;
+  }
+  if ((b->k == AV_ADDR || b->k == AV_ADDRSET || b->k == AV_TENSOR) && a->k == AV_INT &&
+      a->i == 0) {
+    r = *b;
+    r.neg = 1;
+    r.drel = DR_NONE;
+    return r;
+  }
   if (a->k == AV_INT && b->k == AV_NE && a->i != b->i) return *b;
   if (a->k == AV_NE && b->k == AV_INT && a->i != b->i) return *a;
   return r;

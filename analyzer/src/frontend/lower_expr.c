@@ -127,7 +127,12 @@ static int member_place(lw_fn *fn, CXCursor e, lw_place *out) {
   }
   lw_cursors_free(&ch);
   if (!ok) return 0;
-  tc_sym field = lw_intern_cx(fn->u, clang_getCursorSpelling(clang_getCursorReferenced(e)));
+  CXCursor decl = clang_getCursorReferenced(e);
+  /* the members of a union share one place: a handle stored through one is read through
+     another */
+  tc_sym field = clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_UnionDecl
+                     ? tc_intern(fn->u->prog, "(union)")
+                     : lw_intern_cx(fn->u, clang_getCursorSpelling(decl));
   if (field) {
     tc_elem el = {.kind = TC_ELEM_FIELD, .field = field};
     out->path = lw_path_extend(fn, &out->path, el);
@@ -148,6 +153,13 @@ static int subscript_place(lw_fn *fn, CXCursor e, lw_place *out) {
     }
     tc_opnd bv = lw_expr(fn, base, LW_VALUE);
     tc_opnd iv = lw_expr(fn, idx, LW_VALUE);
+    if (iv.kind == TC_OPND_PATH && iv.path.n_elems > 0) {
+      /* an index read from memory (`e[c->n]`, `data[order[k]]`): held in a temporary, so the
+         element can be resolved wherever that value is known */
+      tc_path t = lw_temp(fn);
+      lw_assign(fn, &t, clang_getCursorType(idx), iv, lw_loc(fn->u, idx));
+      iv = lw_opnd_path(&t, iv.type);
+    }
     ok = index_place(fn, bv, iv, out);
   } else {
     effects_of_children(fn, e);
