@@ -32,7 +32,7 @@ TAG_RULES = None  # filled from dt/rules.def: the rule ids an annotation may nam
 
 ANNOT_RE = re.compile(
     r"expect-(error|warning)(?:@([+-]\d+))?\s*:\s*([a-z][a-z0-9-]*(?:\s*,\s*[a-z][a-z0-9-]*)*)")
-DIRECTIVE_RE = re.compile(r"^\s*(?://|/?\*+)?\s*(tagcheck-args|run-args|run-exit|run-env|run-if|run)\s*:\s*(.*?)\s*(?:\*/)?\s*$")
+DIRECTIVE_RE = re.compile(r"^\s*(?://|/?\*+)?\s*(tagcheck-args|run-args|run-exit|run-env|run-if|run-errors|run)\s*:\s*(.*?)\s*(?:\*/)?\s*$")
 RUNTIME_LINE_RE = re.compile(r"^(.+?):(\d+): (dt_\w+): (.*) \[([a-z][a-z0-9-]*)\]\s*$")
 RULE_DEF_RE = re.compile(r'DT_RULE\(\s*(DT_ERR_\w+)\s*,\s*"([a-z0-9-]+)"')
 LEVELS = ("error", "warning")
@@ -133,6 +133,15 @@ class Program:
             return int(self.directives.get("run-exit", "0"))
         except ValueError:
             raise CorpusError("%s: run-exit must be a number" % self.name)
+
+    def returns_on_error(self):
+        """`run-errors: return`: the program sets DT_ERRORS_RETURN itself and handles failures,
+        so a run goes on after the first failure and ends with its own exit status."""
+        v = self.directives.get("run-errors")
+        if v is not None and v != "return":
+            raise CorpusError("%s: the only 'run-errors:' directive is 'run-errors: return'" %
+                              self.name)
+        return v == "return"
 
     def no_run_reason(self):
         v = self.directives.get("run")
@@ -426,7 +435,11 @@ class Context:
         if failure is not None:
             res.update(kind="tag-failure" if failure["rule"] in TAG_RULES else "other-failure",
                        failure=failure)
-            if p.returncode != -signal.SIGABRT:
+            if prog.returns_on_error():
+                if p.returncode != prog.run_exit():
+                    res["note"] = ("exit status %d after the failure (expected %d: run-errors: "
+                                   "return)" % (p.returncode, prog.run_exit()))
+            elif p.returncode != -signal.SIGABRT:
                 res["note"] = "exit status %d after the failure (expected SIGABRT)" % p.returncode
         elif p.returncode == prog.run_exit():
             res["kind"] = "clean"
