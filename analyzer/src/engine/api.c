@@ -903,7 +903,9 @@ static void apply_result(call_ctx *c) {
       int32_t b = int_arg_field(c, r->arg, 1);
       aval v = av_top();
       if (TC_TAGF_KNOWN(b) && b < 32) {
-        if (e->unavailable_mask & (1u << b))
+        if ((size_t)b < e->rules->n_backends && e->rules->backends[b].always_available)
+          v = av_make(AV_INT, 1);
+        else if (e->unavailable_mask & (1u << b))
           v = av_make(AV_INT, 0);
         else if (c->s->avail_no & (1u << b))
           v = av_make(AV_INT, 0);

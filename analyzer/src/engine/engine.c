@@ -280,6 +280,37 @@ static void teardown(tc_eng *e) {
   free(e);
 }
 
+/* Marks (flags[f] = 1) the functions that may still be reached some way the analysis has not
+   followed: called directly by a function not analyzed through (never reached itself, or over
+   its budget), or whose address is taken. A called function left unmarked and never reached
+   was called only on paths the analysis proved impossible (the branch of an availability test
+   of a backend marked unavailable): analyzing it alone would report what cannot happen. */
+static void mark_maybe_reached(tc_eng *e, uint8_t *flags) {
+  for (size_t f = 0; f < e->n_fns; f++) {
+    const fninfo *c = &e->fns[f];
+    int caller_followed = c->analyzed && !c->too_costly;
+    const tc_function *fn = c->fn;
+    for (uint32_t b = 0; b < fn->n_blocks; b++)
+      for (uint32_t i = 0; i < fn->blocks[b].n_insns; i++) {
+        const tc_insn *in = &fn->blocks[b].insns[i];
+        const tc_opnd *ops[2] = {&in->a, &in->b};
+        for (int k = 0; k < 2; k++)
+          if (ops[k]->kind == TC_OPND_FUNC) {
+            fninfo *t = fn_lookup(e, c->unit, ops[k]->sym, 0);
+            if (t) flags[t->idx] = 1;
+          }
+        for (uint32_t a = 0; a < in->n_args; a++)
+          if (in->args[a].kind == TC_OPND_FUNC) {
+            fninfo *t = fn_lookup(e, c->unit, in->args[a].sym, 0);
+            if (t) flags[t->idx] = 1;
+          }
+        if (in->kind != TC_I_CALL || in->callee.indirect || caller_followed) continue;
+        fninfo *t = fn_lookup(e, c->unit, in->callee.usr, in->callee.name);
+        if (t) flags[t->idx] = 1;
+      }
+  }
+}
+
 int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_engine_opts *opts,
                       tc_report *out) {
   if (!prog || !rules || !out) return -1;
@@ -292,13 +323,25 @@ int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_en
   astate init = run_global_inits(e);
   for (size_t f = 0; f < e->n_fns; f++)
     if (e->fns[f].is_main) analyze_root(e, &e->fns[f], state_copy(&init));
-  for (int pass = 0; pass < 2; pass++)
+  uint8_t *maybe_reached = NULL;
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1) {
+      maybe_reached = calloc(e->n_fns ? e->n_fns : 1, 1);
+      if (!maybe_reached) {
+        e->oom = 1;
+        break;
+      }
+      mark_maybe_reached(e, maybe_reached);
+    }
     for (size_t f = 0; f < e->n_fns; f++) {
       fninfo *fi = &e->fns[f];
       if (fi->is_init || fi->is_main || fi->analyzed) continue;
       if (pass == 0 && fi->called) continue;
+      if (pass == 1 && !maybe_reached[f]) continue; /* called only where nothing can run */
       analyze_root(e, fi, root_entry(e, &init, &mutable_globals));
     }
+  }
+  free(maybe_reached);
   state_release(e, &init);
   rc = findings_emit(e, out);
   if (e->oom) rc = -1;

@@ -168,7 +168,7 @@ static const char *get_string(loader *L, const cJSON *obj, const char *key, size
 
 /* What a backend's memory is (docs/rules.md "Buffers and host memory"). */
 typedef struct mem_attrs {
-  int host_memory, no_buffer, no_memory;
+  int host_memory, no_buffer, no_memory, always_available;
 } mem_attrs;
 
 static int add_backend(loader *L, const char *name, const char *en, int64_t value, int single,
@@ -202,6 +202,7 @@ static int add_backend(loader *L, const char *name, const char *en, int64_t valu
   nb[r->n_backends].host_memory = ma->host_memory;
   nb[r->n_backends].no_buffer = ma->no_buffer;
   nb[r->n_backends].no_memory = ma->no_memory;
+  nb[r->n_backends].always_available = ma->always_available;
   r->n_backends++;
   return 0;
 }
@@ -213,8 +214,8 @@ static int parse_backends(loader *L, const cJSON *arr) {
     return -1;
   }
   static const char *const keys[] = {"name",        "enum",       "value",     "single_device",
-                                     "host_memory", "has_buffer", "allocated", "description",
-                                     NULL};
+                                     "host_memory", "has_buffer", "allocated", "always_available",
+                                     "description", NULL};
   size_t at = where;
   for (const cJSON *b = arr->child; b; b = b->next) {
     at = find_key(L->text, at + 1, "name");
@@ -230,11 +231,12 @@ static int parse_backends(loader *L, const cJSON *arr) {
                          : NULL;
     if (L->failed) return -1;
     int value = 0, single = 0, has_buffer = 1, allocated = 1;
-    mem_attrs ma = {0, 0, 0};
+    mem_attrs ma = {0, 0, 0, 0};
     if (get_bool(L, b, "single_device", at, &single) < 0 ||
         get_bool(L, b, "host_memory", at, &ma.host_memory) < 0 ||
         get_bool(L, b, "has_buffer", at, &has_buffer) < 0 ||
-        get_bool(L, b, "allocated", at, &allocated) < 0)
+        get_bool(L, b, "allocated", at, &allocated) < 0 ||
+        get_bool(L, b, "always_available", at, &ma.always_available) < 0)
       return -1;
     ma.no_buffer = !has_buffer || !allocated;
     ma.no_memory = !allocated;
