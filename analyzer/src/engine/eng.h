@@ -283,8 +283,10 @@ typedef struct fninfo {
   memo_entry *memo;
 } fninfo;
 
-/* A calling context: the last CHAIN_K call sites that led to a function (oldest first). */
-#define CHAIN_K 3
+/* A calling context: the last CHAIN_K call sites that led to a function (oldest first): deep
+   enough that main -> run -> evaluate -> batch -> forward -> linear keeps two calls of run
+   apart. */
+#define CHAIN_K 8
 typedef struct chain_node {
   uint32_t n;
   const tc_insn *call[CHAIN_K];
