@@ -100,6 +100,79 @@ void call_unknown(frame *f, astate *s, const tc_insn *in) {
   }
 }
 
+/* ---- which globals a function can name ---- */
+
+/* The key of a global root (a, b) in `named` (never 0). */
+static uint64_t named_key(uint32_t a, int64_t b) {
+  return (1ull << 63) | ((uint64_t)(uint32_t)b << 32) | a;
+}
+
+static void name_path(tc_eng *e, fninfo *fi, const tc_path *p) {
+  const tc_function *fn = fi->fn;
+  uint64_t k = 0;
+  if (p->root == TC_ROOT_GLOBAL)
+    k = named_key(p->id, 0);
+  else if (p->root == TC_ROOT_LOCAL && p->id < fn->n_locals && fn->locals[p->id].is_static)
+    k = named_key(fn->usr ? fn->usr : fn->name, (int64_t)p->id + 1); /* as mem_root_loc */
+  if (k && map_put(&fi->named, k, 1)) e->oom = 1;
+}
+
+static void name_opnd(tc_eng *e, fninfo *fi, const tc_opnd *o) {
+  if (o->kind == TC_OPND_PATH || o->kind == TC_OPND_ADDR) name_path(e, fi, &o->path);
+}
+
+/* The user function a direct call reaches (as call_dispatch finds it), or NULL. */
+static fninfo *direct_callee(tc_eng *e, const fninfo *fi, const tc_insn *in) {
+  if (in->kind != TC_I_CALL || in->callee.indirect || api_lookup(e, in->callee.name)) return NULL;
+  return fn_lookup(e, fi->unit, in->callee.usr, in->callee.name);
+}
+
+int call_scope_prepare(tc_eng *e) {
+  for (size_t f = 0; f < e->n_fns; f++) {
+    fninfo *fi = &e->fns[f];
+    const tc_function *fn = fi->fn;
+    for (uint32_t b = 0; b < fn->n_blocks; b++) {
+      const tc_block *bl = &fn->blocks[b];
+      for (uint32_t i = 0; i < bl->n_insns; i++) {
+        const tc_insn *in = &bl->insns[i];
+        if (in->has_dst) name_path(e, fi, &in->dst);
+        name_opnd(e, fi, &in->a);
+        name_opnd(e, fi, &in->b);
+        name_opnd(e, fi, &in->callee.target);
+        for (uint32_t a = 0; a < in->n_args; a++) name_opnd(e, fi, &in->args[a]);
+        if (in->kind == TC_I_CALL && in->callee.indirect) fi->named_all = 1;
+      }
+      name_opnd(e, fi, &bl->term.cond);
+    }
+  }
+  /* what callees name, their callers name too */
+  for (int changed = 1; changed && !e->oom;) {
+    changed = 0;
+    for (size_t f = 0; f < e->n_fns; f++) {
+      fninfo *fi = &e->fns[f];
+      if (fi->named_all) continue;
+      const tc_function *fn = fi->fn;
+      for (uint32_t b = 0; b < fn->n_blocks && !fi->named_all; b++)
+        for (uint32_t i = 0; i < fn->blocks[b].n_insns && !fi->named_all; i++) {
+          fninfo *c = direct_callee(e, fi, &fn->blocks[b].insns[i]);
+          if (!c || c == fi) continue;
+          if (c->named_all) {
+            fi->named_all = 1;
+            changed = 1;
+            break;
+          }
+          for (size_t s = 0; s < c->named.cap; s++) {
+            uint64_t k = c->named.keys[s];
+            if (!k || map_get(&fi->named, k, NULL)) continue;
+            if (map_put(&fi->named, k, 1)) e->oom = 1;
+            changed = 1;
+          }
+        }
+    }
+  }
+  return e->oom ? -1 : 0;
+}
+
 /* ---- memo keys: the entry state as the callee can see it ---- */
 
 typedef struct keybuf {
@@ -107,12 +180,19 @@ typedef struct keybuf {
   size_t n, cap;
 } keybuf;
 
-static void kb_push(tc_eng *e, keybuf *k, uint64_t x) {
+static void kb_grow(tc_eng *e, keybuf *k, uint64_t x) {
   uint64_t *p = VEC_PUSH(k->w, k->n, k->cap);
   if (p)
     *p = x;
   else
     e->oom = 1;
+}
+
+static inline void kb_push(tc_eng *e, keybuf *k, uint64_t x) {
+  if (k->n < k->cap)
+    k->w[k->n++] = x;
+  else
+    kb_grow(e, k, x);
 }
 
 static int stamp_visit(tc_eng *e, uint32_t loc) {
@@ -182,7 +262,23 @@ static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t i
     key_visit(e, entry, k, r);
   }
   kb_push(e, k, 0xfeedull);
-  for (size_t g = 0; g < e->n_global_roots; g++) key_visit(e, entry, k, e->global_roots[g]);
+  if (callee->named_all) {
+    for (size_t g = 0; g < e->n_global_roots; g++) key_visit(e, entry, k, e->global_roots[g]);
+    return;
+  }
+  /* the globals the callee (or its callees) can name; the others it reaches only through
+     pointers, which the walk above and below follows */
+  for (; callee->named_scanned < e->n_global_roots; callee->named_scanned++) {
+    uint32_t r = e->global_roots[callee->named_scanned];
+    if (!map_get(&callee->named, named_key(e->locs[r].a, e->locs[r].b), NULL)) continue;
+    uint32_t *slot = VEC_PUSH(callee->named_roots, callee->n_named_roots, callee->cap_named_roots);
+    if (!slot) {
+      e->oom = 1;
+      return;
+    }
+    *slot = r;
+  }
+  for (size_t g = 0; g < callee->n_named_roots; g++) key_visit(e, entry, k, callee->named_roots[g]);
 }
 
 static uint64_t key_hash(const keybuf *k) {

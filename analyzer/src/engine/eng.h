@@ -272,6 +272,13 @@ typedef struct fninfo {
   uint32_t active; /* activations on the analysis stack */
   int analyzed;
   int too_costly;
+  /* The globals this function or anything it calls names directly (call.c: memo keys cover
+     only these, plus whatever the entry state's pointers reach). named_all: every global (an
+     indirect call). named_roots: their root locations so far, in global_roots order. */
+  tc_map named;
+  int named_all;
+  uint32_t *named_roots;
+  size_t n_named_roots, cap_named_roots, named_scanned;
   uint32_t n_fresh; /* analyses run */
   uint32_t n_recursive; /* of which while it was already being analyzed */
   memo_entry *memo;
@@ -472,6 +479,8 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
 void call_unknown(frame *f, astate *s, const tc_insn *in);
 void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out);
 void frame_clear(tc_eng *e, astate *s, fninfo *fi, uint32_t inst);
+/* Computes every function's `named` globals (after scan_program). */
+int call_scope_prepare(tc_eng *e);
 
 /* api.c */
 void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn);

@@ -240,6 +240,8 @@ static void teardown(tc_eng *e) {
     free(fi->loop_head);
     free(fi->cross_temp);
     free(fi->roots);
+    map_free(&fi->named);
+    free(fi->named_roots);
     memo_entry *m = fi->memo;
     while (m) {
       memo_entry *nx = m->next;
@@ -285,6 +287,7 @@ int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_en
   tc_map mutable_globals = {0};
   if (setup(e, prog, rules, opts)) goto done;
   scan_program(e, &mutable_globals);
+  if (call_scope_prepare(e)) goto done;
   astate init = run_global_inits(e);
   for (size_t f = 0; f < e->n_fns; f++)
     if (e->fns[f].is_main) analyze_root(e, &e->fns[f], state_copy(&init));
