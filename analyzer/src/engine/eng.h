@@ -76,6 +76,7 @@ typedef struct eloc {
   uint8_t kind;    /* loc_kind */
   uint8_t is_array;
   uint16_t depth;
+  uint8_t devfield; /* a backend / ordinal / autodiff field of a device (loc_is_device_field) */
   uint32_t a;
   int64_t b;
   uint32_t first_child, next_sibling, any_child;

@@ -18,6 +18,14 @@ static int loc_matches(const eloc *l, uint32_t parent, loc_kind k, uint32_t a, i
   return l->parent == parent && l->kind == k && l->a == a && l->b == b;
 }
 
+static int field_is_device(const tc_eng *e, uint32_t f) {
+  for (size_t i = 0; i < e->n_devtypes; i++)
+    if (f == e->devtypes[i].f_backend || f == e->devtypes[i].f_ordinal ||
+        f == e->devtypes[i].f_autodiff)
+      return 1;
+  return 0;
+}
+
 static uint32_t loc_lookup(tc_eng *e, uint32_t parent, loc_kind k, uint32_t a, int64_t b,
                            int create, uint32_t owner_fn) {
   uint64_t attempt = 0;
@@ -49,6 +57,7 @@ static uint32_t loc_lookup(tc_eng *e, uint32_t parent, loc_kind k, uint32_t a, i
   l->kind = (uint8_t)k;
   l->a = a;
   l->b = b;
+  l->devfield = (uint8_t)(k == LK_FIELD && field_is_device(e, a));
   if (parent) {
     eloc *p = &e->locs[parent];
     l->root = p->root;
@@ -166,11 +175,5 @@ int loc_is_tensor_type(const tc_eng *e, const char *type_name) {
 }
 
 int loc_is_device_field(const tc_eng *e, uint32_t id) {
-  if (!id || id >= e->n_locs || e->locs[id].kind != LK_FIELD) return 0;
-  uint32_t f = e->locs[id].a;
-  for (size_t i = 0; i < e->n_devtypes; i++)
-    if (f == e->devtypes[i].f_backend || f == e->devtypes[i].f_ordinal ||
-        f == e->devtypes[i].f_autodiff)
-      return 1;
-  return 0;
+  return id && id < e->n_locs && e->locs[id].devfield;
 }
