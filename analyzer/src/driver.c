@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "driver/cache.h"
@@ -267,7 +268,15 @@ static void summary(const tc_report *r, size_t n_cached) {
             r->failures[i].reason);
 }
 
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int tc_driver_run(tc_options *o) {
+  const int stats = getenv("TAGCHECK_STATS") && getenv("TAGCHECK_STATS")[0];
+  double t_start = now_s(), t_lowered = 0, t_merged = 0, t_analyzed = 0;
   char err[TC_ERR_LEN];
   int status = 2;
   tc_compdb db;
@@ -306,6 +315,7 @@ int tc_driver_run(tc_options *o) {
     status = 3;
     goto done;
   }
+  t_lowered = now_s();
   size_t n_cached = 0;
   for (size_t i = 0; i < ul.n; i++) n_cached += ul.units[i].from_cache != 0;
   r.n_units = ul.n;
@@ -315,6 +325,7 @@ int tc_driver_run(tc_options *o) {
     status = 3;
     goto done;
   }
+  t_merged = now_s();
   if (o->dump_ir) {
     FILE *out = open_output(o);
     if (!out) goto done;
@@ -338,6 +349,7 @@ int tc_driver_run(tc_options *o) {
     }
     if (results_key && before == 0) tc_cache_store_results(cache, results_key, &r);
   }
+  t_analyzed = now_s();
   tc_apply_suppressions(&r);
   tc_apply_rule_settings(&r, o);
   if (o->baseline && tc_apply_baseline(&r, o->baseline, o, err, sizeof err) != 0) {
@@ -350,6 +362,9 @@ int tc_driver_run(tc_options *o) {
   int wrc = tc_write_report(&r, o, out);
   if (close_output(o, out) != 0 || wrc != 0) goto done;
   if (!o->quiet) summary(&r, n_cached);
+  if (stats)
+    fprintf(stderr, "tagcheck: stats: lower %.3f s, merge %.3f s, analysis %.3f s, report %.3f s\n",
+            t_lowered - t_start, t_merged - t_lowered, t_analyzed - t_merged, now_s() - t_analyzed);
   status = tc_report_exit_status(&r, o);
 done:
   tc_report_free(&r);

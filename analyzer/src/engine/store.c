@@ -101,37 +101,28 @@ static uint64_t node_dmask(st_node *n) {
   return m;
 }
 
-static st_node *node_new(tc_eng *e, int leaf) {
-  st_node *n;
-  if (leaf) {
-    if (e->free_leaf) {
-      n = e->free_leaf;
-      e->free_leaf = n->next_free;
-    } else {
-      n = malloc(sizeof(st_leaf));
-      if (!n) {
-        e->oom = 1;
-        return NULL;
-      }
-    }
-    memset(n, 0, sizeof(st_leaf));
+/* A node from the free lists (or malloc), refcount 1; zeroed unless `raw` (the caller fills
+   every field, as node_clone does). */
+static st_node *node_alloc(tc_eng *e, int leaf, int raw) {
+  st_node **list = leaf ? &e->free_leaf : &e->free_inner;
+  size_t size = leaf ? sizeof(st_leaf) : sizeof(st_node);
+  st_node *n = *list;
+  if (n) {
+    *list = n->next_free;
   } else {
-    if (e->free_inner) {
-      n = e->free_inner;
-      e->free_inner = n->next_free;
-    } else {
-      n = malloc(sizeof(st_node));
-      if (!n) {
-        e->oom = 1;
-        return NULL;
-      }
+    n = malloc(size);
+    if (!n) {
+      e->oom = 1;
+      return NULL;
     }
-    memset(n, 0, sizeof(st_node));
   }
+  if (!raw) memset(n, 0, size);
   n->rc = 1;
   n->leaf = (uint32_t)leaf;
   return n;
 }
+
+static st_node *node_new(tc_eng *e, int leaf) { return node_alloc(e, leaf, 0); }
 
 static void node_release(tc_eng *e, st_node *n) {
   while (n && --n->rc == 0) {
@@ -150,8 +141,9 @@ static void node_release(tc_eng *e, st_node *n) {
 }
 
 static st_node *node_clone(tc_eng *e, st_node *n) {
-  st_node *c = node_new(e, (int)n->leaf);
+  st_node *c = node_alloc(e, (int)n->leaf, 1);
   if (!c) return NULL;
+  c->next_free = NULL;
   c->hash = n->hash;
   c->thash = n->thash;
   c->dmask = n->dmask;
