@@ -57,6 +57,10 @@ static tc_engine_opts engine_opts(const tc_options *o) {
   eo.n_unavailable = o->n_unavailable;
   eo.disabled_rules = (const char *const *)o->disable_rules;
   eo.n_disabled_rules = o->n_disable_rules;
+  eo.jobs = o->jobs > 0 ? (unsigned)o->jobs : (unsigned)tc_jobs_cores();
+  /* TAGCHECK_GROUPS=N: analyze the roots in N groups whatever the program's size (tests) */
+  const char *g = getenv("TAGCHECK_GROUPS");
+  if (g && atoi(g) > 0) eo.groups = (unsigned)atoi(g);
   return eo;
 }
 
@@ -339,6 +343,9 @@ int tc_driver_run(tc_options *o) {
   tc_report_add_builtin_rules(&r);
   tc_rules_describe(rules, &r);
   tc_engine_opts eo = engine_opts(o);
+  tc_engine_stats es;
+  memset(&es, 0, sizeof es);
+  eo.stats = &es;
   uint64_t results_key = cache ? results_cache_key(o, &ul, &eo) : 0;
   if (!results_key || tc_cache_load_results(cache, results_key, &r) != 0) {
     size_t before = r.n_diags;
@@ -363,8 +370,11 @@ int tc_driver_run(tc_options *o) {
   if (close_output(o, out) != 0 || wrc != 0) goto done;
   if (!o->quiet) summary(&r, n_cached);
   if (stats)
-    fprintf(stderr, "tagcheck: stats: lower %.3f s, merge %.3f s, analysis %.3f s, report %.3f s\n",
-            t_lowered - t_start, t_merged - t_lowered, t_analyzed - t_merged, now_s() - t_analyzed);
+    fprintf(stderr,
+            "tagcheck: stats: lower %.3f s, merge %.3f s, analysis %.3f s, report %.3f s; "
+            "%llu instructions, %zu roots analyzed in %u group%s\n",
+            t_lowered - t_start, t_merged - t_lowered, t_analyzed - t_merged,
+            now_s() - t_analyzed, es.insns, es.roots, es.groups, es.groups == 1 ? "" : "s");
   status = tc_report_exit_status(&r, o);
 done:
   tc_report_free(&r);

@@ -378,6 +378,7 @@ struct tc_eng {
   uint32_t depth;
   uint32_t cur_chain;
   uint64_t work, work_limit;
+  size_t n_roots_analyzed;
 
   /* chains and outcomes */
   chain_node *chains;
@@ -496,6 +497,8 @@ uint32_t detail_new(tc_eng *e, const detail *d); /* copies d; returns index + 1 
 void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32_t to_chain,
                      int certain);
 int findings_emit(tc_eng *e, tc_report *out);
+int outcomes_import(tc_eng *dst, const tc_eng *src, const outcome *outs, size_t begin,
+                    size_t end, uint32_t *detail_map);
 const char *srcloc_file(const tc_eng *e, const tc_srcloc *l);
 const char *base_name(const char *path);
 
