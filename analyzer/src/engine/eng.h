@@ -50,8 +50,18 @@ typedef struct tc_map {
 int map_put(tc_map *m, uint64_t key, uint32_t val);
 int map_get(const tc_map *m, uint64_t key, uint32_t *val); /* 1 found */
 void map_free(tc_map *m);
-uint64_t hash64(uint64_t x);
-uint64_t hash_mix(uint64_t h, uint64_t x);
+/* Inline: the store hashes every write. */
+static inline uint64_t hash64(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return x;
+}
+static inline uint64_t hash_mix(uint64_t h, uint64_t x) {
+  return hash64(h ^ (x + 0x9e3779b97f4a7c15ull + (h << 6)));
+}
 uint64_t hash_bytes(uint64_t h, const void *p, size_t n);
 
 /* ------------------------------------------------------------------ locations (loc.c) */
