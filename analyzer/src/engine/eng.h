@@ -271,6 +271,8 @@ typedef struct fninfo {
   uint32_t *rpo;        /* block -> reverse post-order number */
   uint8_t *loop_head;   /* block is the target of a back edge */
   uint8_t *cross_temp;  /* temp read in a block other than where it is written */
+  /* frame root ids by activation and local/param/temp/return slot (0: not made yet) */
+  uint32_t *frame_locs;
   /* frame roots (params, locals, temps, return slot) created so far, for clearing */
   uint32_t *roots;
   size_t n_roots, cap_roots;

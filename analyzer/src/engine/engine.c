@@ -243,6 +243,7 @@ static void teardown(tc_eng *e) {
     free(fi->loop_head);
     free(fi->cross_temp);
     free(fi->roots);
+    free(fi->frame_locs);
     map_free(&fi->named);
     free(fi->named_roots);
     memo_entry *m = fi->memo;

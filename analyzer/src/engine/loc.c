@@ -1,6 +1,7 @@
 /* analyzer/src/engine/loc.c — the table of abstract memory locations (a tree: roots and their
  * fields/elements, each with a small integer id that states index by), field names, and the
  * device/tensor types the rules name. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/eng.h"
@@ -82,8 +83,45 @@ static uint32_t loc_lookup(tc_eng *e, uint32_t parent, loc_kind k, uint32_t a, i
   return id;
 }
 
+/* Frame roots (a function activation's locals, parameters, temporaries and return slot) are
+   looked up at every access: their ids are remembered in a table per function. */
+static uint32_t *frame_slot(tc_eng *e, loc_kind k, uint32_t a, int64_t b, uint32_t owner_fn) {
+  if (k != LK_LOCAL && k != LK_PARAM && k != LK_TEMP && k != LK_RET) return NULL;
+  if (owner_fn >= e->n_fns || (a & 0xffffffu) != owner_fn || b < 0) return NULL;
+  uint32_t inst = FRAME_INST(a);
+  if (inst >= MAX_INSTANCES) return NULL;
+  fninfo *fi = &e->fns[owner_fn];
+  size_t nl = fi->fn->n_locals, np = fi->fn->n_params, nt = fi->fn->n_temps;
+  size_t base = 0, lim = 1;
+  switch (k) {
+    case LK_LOCAL: base = 0, lim = nl; break;
+    case LK_PARAM: base = nl, lim = np; break;
+    case LK_TEMP: base = nl + np, lim = nt; break;
+    case LK_RET: base = nl + np + nt, lim = 1; break;
+    case LK_NONE:
+    case LK_GLOBAL:
+    case LK_HEAP:
+    case LK_EXT:
+    case LK_FIELD:
+    case LK_INDEX:
+    case LK_ANY:
+      return NULL;
+  }
+  if ((uint64_t)b >= lim) return NULL;
+  size_t per = nl + np + nt + 1;
+  if (!fi->frame_locs) {
+    fi->frame_locs = calloc(per * MAX_INSTANCES, sizeof *fi->frame_locs);
+    if (!fi->frame_locs) return NULL;
+  }
+  return &fi->frame_locs[inst * per + base + (size_t)b];
+}
+
 uint32_t loc_root(tc_eng *e, loc_kind k, uint32_t a, int64_t b, uint32_t owner_fn) {
-  return loc_lookup(e, 0, k, a, b, 1, owner_fn);
+  uint32_t *slot = frame_slot(e, k, a, b, owner_fn);
+  if (slot && *slot) return *slot;
+  uint32_t id = loc_lookup(e, 0, k, a, b, 1, owner_fn);
+  if (slot) *slot = id;
+  return id;
 }
 
 uint32_t loc_child(tc_eng *e, uint32_t parent, loc_kind k, uint32_t a, int64_t b) {
