@@ -127,7 +127,37 @@ static fninfo *direct_callee(tc_eng *e, const fninfo *fi, const tc_insn *in) {
   return fn_lookup(e, fi->unit, in->callee.usr, in->callee.name);
 }
 
+/* Marks every definition of the function a designator names (an indirect call may reach it). */
+static void mark_address_taken(tc_eng *e, const tc_opnd *o, uint8_t *taken) {
+  uint32_t idx;
+  if (o->kind != TC_OPND_FUNC || !o->sym || !map_get(&e->fn_by_usr, o->sym, &idx)) return;
+  for (fninfo *c = &e->fns[idx]; c; c = c->next_same_usr ? &e->fns[c->next_same_usr - 1] : NULL)
+    taken[c->idx] = 1;
+}
+
+/* Adds src's names to dst; returns 1 if dst grew. */
+static int named_union(tc_eng *e, tc_map *dst, const tc_map *src) {
+  int grew = 0;
+  for (size_t s = 0; s < src->cap; s++) {
+    uint64_t k = src->keys[s];
+    if (!k || map_get(dst, k, NULL)) continue;
+    if (map_put(dst, k, 1)) e->oom = 1;
+    grew = 1;
+  }
+  return grew;
+}
+
 int call_scope_prepare(tc_eng *e) {
+  /* indirect: makes an indirect call; taken: its address is taken (an indirect call's target
+     is a function designator's value, so one of these) */
+  uint8_t *indirect = calloc(e->n_fns ? e->n_fns : 1, 1);
+  uint8_t *taken = calloc(e->n_fns ? e->n_fns : 1, 1);
+  if (!indirect || !taken) {
+    free(indirect);
+    free(taken);
+    e->oom = 1;
+    return -1;
+  }
   for (size_t f = 0; f < e->n_fns; f++) {
     fninfo *fi = &e->fns[f];
     const tc_function *fn = fi->fn;
@@ -136,40 +166,42 @@ int call_scope_prepare(tc_eng *e) {
       for (uint32_t i = 0; i < bl->n_insns; i++) {
         const tc_insn *in = &bl->insns[i];
         if (in->has_dst) name_path(e, fi, &in->dst);
-        name_opnd(e, fi, &in->a);
-        name_opnd(e, fi, &in->b);
-        name_opnd(e, fi, &in->callee.target);
-        for (uint32_t a = 0; a < in->n_args; a++) name_opnd(e, fi, &in->args[a]);
-        if (in->kind == TC_I_CALL && in->callee.indirect) fi->named_all = 1;
+        const tc_opnd *ops[3] = {&in->a, &in->b, &in->callee.target};
+        for (int o = 0; o < 3; o++) {
+          name_opnd(e, fi, ops[o]);
+          mark_address_taken(e, ops[o], taken);
+        }
+        for (uint32_t a = 0; a < in->n_args; a++) {
+          name_opnd(e, fi, &in->args[a]);
+          mark_address_taken(e, &in->args[a], taken);
+        }
+        if (in->kind == TC_I_CALL && in->callee.indirect) indirect[f] = 1;
       }
       name_opnd(e, fi, &bl->term.cond);
+      mark_address_taken(e, &bl->term.cond, taken);
     }
   }
-  /* what callees name, their callers name too */
+  /* what callees name, their callers name too; an indirect call, what any function whose
+     address is taken names */
+  tc_map via_pointer = {0};
   for (int changed = 1; changed && !e->oom;) {
     changed = 0;
+    for (size_t f = 0; f < e->n_fns; f++)
+      if (taken[f] && named_union(e, &via_pointer, &e->fns[f].named)) changed = 1;
     for (size_t f = 0; f < e->n_fns; f++) {
       fninfo *fi = &e->fns[f];
-      if (fi->named_all) continue;
+      if (indirect[f] && named_union(e, &fi->named, &via_pointer)) changed = 1;
       const tc_function *fn = fi->fn;
-      for (uint32_t b = 0; b < fn->n_blocks && !fi->named_all; b++)
-        for (uint32_t i = 0; i < fn->blocks[b].n_insns && !fi->named_all; i++) {
+      for (uint32_t b = 0; b < fn->n_blocks; b++)
+        for (uint32_t i = 0; i < fn->blocks[b].n_insns; i++) {
           fninfo *c = direct_callee(e, fi, &fn->blocks[b].insns[i]);
-          if (!c || c == fi) continue;
-          if (c->named_all) {
-            fi->named_all = 1;
-            changed = 1;
-            break;
-          }
-          for (size_t s = 0; s < c->named.cap; s++) {
-            uint64_t k = c->named.keys[s];
-            if (!k || map_get(&fi->named, k, NULL)) continue;
-            if (map_put(&fi->named, k, 1)) e->oom = 1;
-            changed = 1;
-          }
+          if (c && c != fi && named_union(e, &fi->named, &c->named)) changed = 1;
         }
     }
   }
+  map_free(&via_pointer);
+  free(indirect);
+  free(taken);
   return e->oom ? -1 : 0;
 }
 
@@ -262,10 +294,6 @@ static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t i
     key_visit(e, entry, k, r);
   }
   kb_push(e, k, 0xfeedull);
-  if (callee->named_all) {
-    for (size_t g = 0; g < e->n_global_roots; g++) key_visit(e, entry, k, e->global_roots[g]);
-    return;
-  }
   /* the globals the callee (or its callees) can name; the others it reaches only through
      pointers, which the walk above and below follows */
   for (; callee->named_scanned < e->n_global_roots; callee->named_scanned++) {

@@ -285,11 +285,11 @@ typedef struct fninfo {
   uint32_t active; /* activations on the analysis stack */
   int analyzed;
   int too_costly;
-  /* The globals this function or anything it calls names directly (call.c: memo keys cover
-     only these, plus whatever the entry state's pointers reach). named_all: every global (an
-     indirect call). named_roots: their root locations so far, in global_roots order. */
+  /* The globals this function, anything it calls, or anything an indirect call of theirs may
+     reach (a function whose address is taken) names directly: memo keys cover only these,
+     plus whatever the entry state's pointers reach (call.c). named_roots: their root
+     locations so far, in global_roots order. */
   tc_map named;
-  int named_all;
   uint32_t *named_roots;
   size_t n_named_roots, cap_named_roots, named_scanned;
   uint32_t n_fresh; /* analyses run */
