@@ -379,6 +379,18 @@ static void post_return(frame *f, astate *x, const tc_insn *in, fninfo *callee,
   frame_clear(e, x, callee, inst);
 }
 
+/* Is id a local, parameter or temporary of the activation frame_key (or a part of one)? */
+static int in_frame_body(const tc_eng *e, uint32_t id, uint32_t frame_key) {
+  const eloc *r = &e->locs[e->locs[id].root];
+  return (r->kind == LK_LOCAL || r->kind == LK_PARAM || r->kind == LK_TEMP) && r->a == frame_key;
+}
+
+static int path_derefs(const tc_path *p) {
+  for (uint32_t i = 0; i < p->n_elems; i++)
+    if (p->elems[i].kind == TC_ELEM_DEREF) return 1;
+  return 0;
+}
+
 static void memo_free_partial(memo_entry *m) {
   if (!m) return;
   for (size_t i = 0; i < m->n_exits; i++) free(m->exits[i].delta);
@@ -504,11 +516,18 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     m->next = callee->memo;
     callee->memo = m;
   }
-  /* continue with each exit of the callee */
+  /* continue with each exit of the callee; its locals, parameters and temporaries are
+     forgotten on return (post_return): not written at all when nothing reads them before —
+     the destination is reached without pointers (which could lead into the callee's frame) */
+  uint32_t frame_key = FRAME_KEY(callee->idx, inst);
+  int skip_frame = !in->has_dst || !path_derefs(&in->dst);
   for (size_t i = 0; i < m->n_exits; i++) {
     astate x = state_copy(&entry);
     const memo_exit *me = &m->exits[i];
-    for (size_t d = 0; d < me->n_delta; d++) st_set(e, &x.mem, me->delta[d].id, &me->delta[d].v);
+    for (size_t d = 0; d < me->n_delta; d++) {
+      if (skip_frame && in_frame_body(e, me->delta[d].id, frame_key)) continue;
+      st_set(e, &x.mem, me->delta[d].id, &me->delta[d].v);
+    }
     x.avail_yes = me->avail_yes | entry.avail_yes;
     x.avail_no = me->avail_no | entry.avail_no;
     x.avail_reported = me->avail_reported | entry.avail_reported;
