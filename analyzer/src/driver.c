@@ -1,7 +1,9 @@
 /* analyzer/src/driver.c — one tagcheck run: configuration, rules, the list of units (compile
  * database entries or FILE -- ARGS, sharded), lowering them on -j threads (or from the cache),
  * merging their IR in unit order, one whole-program analysis, then suppressions, rule settings,
- * baseline, sorting, the report and the exit status. Also the editor-mode session. */
+ * baseline, sorting, the report and the exit status. Also the editor-mode session.
+ * TAGCHECK_STATS=1 prints each phase's time; TAGCHECK_GROUPS=N forces the analysis's root
+ * groups (tests). */
 #include "driver.h"
 
 #include <stdio.h>

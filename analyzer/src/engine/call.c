@@ -1,5 +1,6 @@
 /* analyzer/src/engine/call.c — calls: to API functions (api.c), to user functions (analyzed per
- * distinct entry state — arguments, what they reach, globals — and memoized as summaries: per
+ * distinct entry state — arguments, what they reach, the globals the callee can name (computed
+ * once per program: call_scope_prepare) — and memoized as summaries: per
  * exit, the changes to memory; replayed on later calls with the same entry, findings included),
  * and to unknown functions (unknown result; what their pointer arguments reach is forgotten).
  * Recursion and budgets end in the unknown-function case, which never produces findings. */

@@ -1,7 +1,9 @@
 /* analyzer/src/engine/engine.c — the engine's entry point: indexes the whole program's
  * functions (matched across units by USR), runs every unit's global initializers, then
  * analyzes the roots — main, every function no one calls (with unknown parameters), and any
- * function the first passes never reached — and turns the outcomes into findings. */
+ * function the first passes never reached — and turns the outcomes into findings. A large
+ * program's roots are split in independent groups (an engine each, run on -j threads) whose
+ * logs are merged in the order one engine would have written them. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
