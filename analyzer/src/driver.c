@@ -1,12 +1,15 @@
 /* analyzer/src/driver.c — one tagcheck run: configuration, rules, the list of units (compile
  * database entries or FILE -- ARGS, sharded), lowering them on -j threads (or from the cache),
  * merging their IR in unit order, one whole-program analysis, then suppressions, rule settings,
- * baseline, sorting, the report and the exit status. Also the editor-mode session. */
+ * baseline, sorting, the report and the exit status. Also the editor-mode session.
+ * TAGCHECK_STATS=1 prints each phase's time; TAGCHECK_GROUPS=N forces the analysis's root
+ * groups (tests). */
 #include "driver.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "driver/cache.h"
@@ -56,6 +59,10 @@ static tc_engine_opts engine_opts(const tc_options *o) {
   eo.n_unavailable = o->n_unavailable;
   eo.disabled_rules = (const char *const *)o->disable_rules;
   eo.n_disabled_rules = o->n_disable_rules;
+  eo.jobs = o->jobs > 0 ? (unsigned)o->jobs : (unsigned)tc_jobs_cores();
+  /* TAGCHECK_GROUPS=N: analyze the roots in N groups whatever the program's size (tests) */
+  const char *g = getenv("TAGCHECK_GROUPS");
+  if (g && atoi(g) > 0) eo.groups = (unsigned)atoi(g);
   return eo;
 }
 
@@ -267,7 +274,15 @@ static void summary(const tc_report *r, size_t n_cached) {
             r->failures[i].reason);
 }
 
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int tc_driver_run(tc_options *o) {
+  const int stats = getenv("TAGCHECK_STATS") && getenv("TAGCHECK_STATS")[0];
+  double t_start = now_s(), t_lowered = 0, t_merged = 0, t_analyzed = 0;
   char err[TC_ERR_LEN];
   int status = 2;
   tc_compdb db;
@@ -306,6 +321,7 @@ int tc_driver_run(tc_options *o) {
     status = 3;
     goto done;
   }
+  t_lowered = now_s();
   size_t n_cached = 0;
   for (size_t i = 0; i < ul.n; i++) n_cached += ul.units[i].from_cache != 0;
   r.n_units = ul.n;
@@ -315,6 +331,7 @@ int tc_driver_run(tc_options *o) {
     status = 3;
     goto done;
   }
+  t_merged = now_s();
   if (o->dump_ir) {
     FILE *out = open_output(o);
     if (!out) goto done;
@@ -328,6 +345,9 @@ int tc_driver_run(tc_options *o) {
   tc_report_add_builtin_rules(&r);
   tc_rules_describe(rules, &r);
   tc_engine_opts eo = engine_opts(o);
+  tc_engine_stats es;
+  memset(&es, 0, sizeof es);
+  eo.stats = &es;
   uint64_t results_key = cache ? results_cache_key(o, &ul, &eo) : 0;
   if (!results_key || tc_cache_load_results(cache, results_key, &r) != 0) {
     size_t before = r.n_diags;
@@ -338,6 +358,7 @@ int tc_driver_run(tc_options *o) {
     }
     if (results_key && before == 0) tc_cache_store_results(cache, results_key, &r);
   }
+  t_analyzed = now_s();
   tc_apply_suppressions(&r);
   tc_apply_rule_settings(&r, o);
   if (o->baseline && tc_apply_baseline(&r, o->baseline, o, err, sizeof err) != 0) {
@@ -350,6 +371,12 @@ int tc_driver_run(tc_options *o) {
   int wrc = tc_write_report(&r, o, out);
   if (close_output(o, out) != 0 || wrc != 0) goto done;
   if (!o->quiet) summary(&r, n_cached);
+  if (stats)
+    fprintf(stderr,
+            "tagcheck: stats: lower %.3f s, merge %.3f s, analysis %.3f s, report %.3f s; "
+            "%llu instructions, %zu roots analyzed in %u group%s\n",
+            t_lowered - t_start, t_merged - t_lowered, t_analyzed - t_merged,
+            now_s() - t_analyzed, es.insns, es.roots, es.groups, es.groups == 1 ? "" : "s");
   status = tc_report_exit_status(&r, o);
 done:
   tc_report_free(&r);

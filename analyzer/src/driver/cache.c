@@ -399,6 +399,7 @@ uint64_t tc_cache_results_key(const uint64_t *digests, size_t n, const char *con
   for (size_t i = 0; i < eo->n_disabled_rules; i++) h = hash_str(h, eo->disabled_rules[i]);
   h = fnv64(h, &eo->max_states, sizeof eo->max_states);
   h = fnv64(h, &eo->max_contexts, sizeof eo->max_contexts);
+  if (eo->groups) h = fnv64(h, &eo->groups, sizeof eo->groups); /* forced (TAGCHECK_GROUPS) */
   return h ? h : 1;
 }
 

@@ -1,5 +1,6 @@
 /* analyzer/src/engine/call.c — calls: to API functions (api.c), to user functions (analyzed per
- * distinct entry state — arguments, what they reach, globals — and memoized as summaries: per
+ * distinct entry state — arguments, what they reach, the globals the callee can name (computed
+ * once per program: call_scope_prepare) — and memoized as summaries: per
  * exit, the changes to memory; replayed on later calls with the same entry, findings included),
  * and to unknown functions (unknown result; what their pointer arguments reach is forgotten).
  * Recursion and budgets end in the unknown-function case, which never produces findings. */
@@ -100,6 +101,118 @@ void call_unknown(frame *f, astate *s, const tc_insn *in) {
   }
 }
 
+/* ---- which globals a function can name ---- */
+
+/* The key of a global root (a, b) in `named` (never 0). */
+static uint64_t named_key(uint32_t a, int64_t b) {
+  return (1ull << 63) | ((uint64_t)(uint32_t)b << 32) | a;
+}
+
+static void name_path(tc_eng *e, fninfo *fi, const tc_path *p) {
+  const tc_function *fn = fi->fn;
+  uint64_t k = 0;
+  if (p->root == TC_ROOT_GLOBAL)
+    k = named_key(p->id, 0);
+  else if (p->root == TC_ROOT_LOCAL && p->id < fn->n_locals && fn->locals[p->id].is_static)
+    k = named_key(fn->usr ? fn->usr : fn->name, (int64_t)p->id + 1); /* as mem_root_loc */
+  if (k && map_put(&fi->named, k, 1)) e->oom = 1;
+  /* an element indexed by a global or static variable reads it too (`g_reg[g_n]`) */
+  for (uint32_t i = 0; i < p->n_elems; i++) {
+    const tc_elem *el = &p->elems[i];
+    if (el->kind != TC_ELEM_INDEX_ANY || !el->index_root) continue;
+    tc_path var = {el->index_root, el->index_id, 0, NULL, 0};
+    name_path(e, fi, &var);
+  }
+}
+
+static void name_opnd(tc_eng *e, fninfo *fi, const tc_opnd *o) {
+  if (o->kind == TC_OPND_PATH || o->kind == TC_OPND_ADDR) name_path(e, fi, &o->path);
+}
+
+/* The user function a direct call reaches (as call_dispatch finds it), or NULL. */
+static fninfo *direct_callee(tc_eng *e, const fninfo *fi, const tc_insn *in) {
+  if (in->kind != TC_I_CALL || in->callee.indirect || api_lookup(e, in->callee.name)) return NULL;
+  return fn_lookup(e, fi->unit, in->callee.usr, in->callee.name);
+}
+
+/* Marks every definition of the function a designator names (an indirect call may reach it). */
+static void mark_address_taken(tc_eng *e, const tc_opnd *o, uint8_t *taken) {
+  uint32_t idx;
+  if (o->kind != TC_OPND_FUNC || !o->sym || !map_get(&e->fn_by_usr, o->sym, &idx)) return;
+  for (fninfo *c = &e->fns[idx]; c; c = c->next_same_usr ? &e->fns[c->next_same_usr - 1] : NULL)
+    taken[c->idx] = 1;
+}
+
+/* Adds src's names to dst; returns 1 if dst grew. */
+static int named_union(tc_eng *e, tc_map *dst, const tc_map *src) {
+  int grew = 0;
+  for (size_t s = 0; s < src->cap; s++) {
+    uint64_t k = src->keys[s];
+    if (!k || map_get(dst, k, NULL)) continue;
+    if (map_put(dst, k, 1)) e->oom = 1;
+    grew = 1;
+  }
+  return grew;
+}
+
+int call_scope_prepare(tc_eng *e) {
+  /* indirect: makes an indirect call; taken: its address is taken (an indirect call's target
+     is a function designator's value, so one of these) */
+  uint8_t *indirect = calloc(e->n_fns ? e->n_fns : 1, 1);
+  uint8_t *taken = calloc(e->n_fns ? e->n_fns : 1, 1);
+  if (!indirect || !taken) {
+    free(indirect);
+    free(taken);
+    e->oom = 1;
+    return -1;
+  }
+  for (size_t f = 0; f < e->n_fns; f++) {
+    fninfo *fi = &e->fns[f];
+    const tc_function *fn = fi->fn;
+    for (uint32_t b = 0; b < fn->n_blocks; b++) {
+      const tc_block *bl = &fn->blocks[b];
+      for (uint32_t i = 0; i < bl->n_insns; i++) {
+        const tc_insn *in = &bl->insns[i];
+        if (in->has_dst) name_path(e, fi, &in->dst);
+        const tc_opnd *ops[3] = {&in->a, &in->b, &in->callee.target};
+        for (int o = 0; o < 3; o++) {
+          name_opnd(e, fi, ops[o]);
+          mark_address_taken(e, ops[o], taken);
+        }
+        for (uint32_t a = 0; a < in->n_args; a++) {
+          name_opnd(e, fi, &in->args[a]);
+          mark_address_taken(e, &in->args[a], taken);
+        }
+        if (in->kind == TC_I_CALL && in->callee.indirect) indirect[f] = 1;
+      }
+      name_opnd(e, fi, &bl->term.cond);
+      mark_address_taken(e, &bl->term.cond, taken);
+    }
+  }
+  /* what callees name, their callers name too; an indirect call, what any function whose
+     address is taken names */
+  tc_map via_pointer = {0};
+  for (int changed = 1; changed && !e->oom;) {
+    changed = 0;
+    for (size_t f = 0; f < e->n_fns; f++)
+      if (taken[f] && named_union(e, &via_pointer, &e->fns[f].named)) changed = 1;
+    for (size_t f = 0; f < e->n_fns; f++) {
+      fninfo *fi = &e->fns[f];
+      if (indirect[f] && named_union(e, &fi->named, &via_pointer)) changed = 1;
+      const tc_function *fn = fi->fn;
+      for (uint32_t b = 0; b < fn->n_blocks; b++)
+        for (uint32_t i = 0; i < fn->blocks[b].n_insns; i++) {
+          fninfo *c = direct_callee(e, fi, &fn->blocks[b].insns[i]);
+          if (c && c != fi && named_union(e, &fi->named, &c->named)) changed = 1;
+        }
+    }
+  }
+  map_free(&via_pointer);
+  free(indirect);
+  free(taken);
+  return e->oom ? -1 : 0;
+}
+
 /* ---- memo keys: the entry state as the callee can see it ---- */
 
 typedef struct keybuf {
@@ -107,12 +220,19 @@ typedef struct keybuf {
   size_t n, cap;
 } keybuf;
 
-static void kb_push(tc_eng *e, keybuf *k, uint64_t x) {
+static void kb_grow(tc_eng *e, keybuf *k, uint64_t x) {
   uint64_t *p = VEC_PUSH(k->w, k->n, k->cap);
   if (p)
     *p = x;
   else
     e->oom = 1;
+}
+
+static inline void kb_push(tc_eng *e, keybuf *k, uint64_t x) {
+  if (k->n < k->cap)
+    k->w[k->n++] = x;
+  else
+    kb_grow(e, k, x);
 }
 
 static int stamp_visit(tc_eng *e, uint32_t loc) {
@@ -182,7 +302,19 @@ static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t i
     key_visit(e, entry, k, r);
   }
   kb_push(e, k, 0xfeedull);
-  for (size_t g = 0; g < e->n_global_roots; g++) key_visit(e, entry, k, e->global_roots[g]);
+  /* the globals the callee (or its callees) can name; the others it reaches only through
+     pointers, which the walk above and below follows */
+  for (; callee->named_scanned < e->n_global_roots; callee->named_scanned++) {
+    uint32_t r = e->global_roots[callee->named_scanned];
+    if (!map_get(&callee->named, named_key(e->locs[r].a, e->locs[r].b), NULL)) continue;
+    uint32_t *slot = VEC_PUSH(callee->named_roots, callee->n_named_roots, callee->cap_named_roots);
+    if (!slot) {
+      e->oom = 1;
+      return;
+    }
+    *slot = r;
+  }
+  for (size_t g = 0; g < callee->n_named_roots; g++) key_visit(e, entry, k, callee->named_roots[g]);
 }
 
 static uint64_t key_hash(const keybuf *k) {
@@ -253,6 +385,18 @@ static void post_return(frame *f, astate *x, const tc_insn *in, fninfo *callee,
     }
   }
   frame_clear(e, x, callee, inst);
+}
+
+/* Is id a local, parameter or temporary of the activation frame_key (or a part of one)? */
+static int in_frame_body(const tc_eng *e, uint32_t id, uint32_t frame_key) {
+  const eloc *r = &e->locs[e->locs[id].root];
+  return (r->kind == LK_LOCAL || r->kind == LK_PARAM || r->kind == LK_TEMP) && r->a == frame_key;
+}
+
+static int path_derefs(const tc_path *p) {
+  for (uint32_t i = 0; i < p->n_elems; i++)
+    if (p->elems[i].kind == TC_ELEM_DEREF) return 1;
+  return 0;
 }
 
 static void memo_free_partial(memo_entry *m) {
@@ -380,11 +524,18 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     m->next = callee->memo;
     callee->memo = m;
   }
-  /* continue with each exit of the callee */
+  /* continue with each exit of the callee; its locals, parameters and temporaries are
+     forgotten on return (post_return): not written at all when nothing reads them before —
+     the destination is reached without pointers (which could lead into the callee's frame) */
+  uint32_t frame_key = FRAME_KEY(callee->idx, inst);
+  int skip_frame = !in->has_dst || !path_derefs(&in->dst);
   for (size_t i = 0; i < m->n_exits; i++) {
     astate x = state_copy(&entry);
     const memo_exit *me = &m->exits[i];
-    for (size_t d = 0; d < me->n_delta; d++) st_set(e, &x.mem, me->delta[d].id, &me->delta[d].v);
+    for (size_t d = 0; d < me->n_delta; d++) {
+      if (skip_frame && in_frame_body(e, me->delta[d].id, frame_key)) continue;
+      st_set(e, &x.mem, me->delta[d].id, &me->delta[d].v);
+    }
     x.avail_yes = me->avail_yes | entry.avail_yes;
     x.avail_no = me->avail_no | entry.avail_no;
     x.avail_reported = me->avail_reported | entry.avail_reported;

@@ -50,8 +50,18 @@ typedef struct tc_map {
 int map_put(tc_map *m, uint64_t key, uint32_t val);
 int map_get(const tc_map *m, uint64_t key, uint32_t *val); /* 1 found */
 void map_free(tc_map *m);
-uint64_t hash64(uint64_t x);
-uint64_t hash_mix(uint64_t h, uint64_t x);
+/* Inline: the store hashes every write. */
+static inline uint64_t hash64(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return x;
+}
+static inline uint64_t hash_mix(uint64_t h, uint64_t x) {
+  return hash64(h ^ (x + 0x9e3779b97f4a7c15ull + (h << 6)));
+}
 uint64_t hash_bytes(uint64_t h, const void *p, size_t n);
 
 /* ------------------------------------------------------------------ locations (loc.c) */
@@ -76,6 +86,7 @@ typedef struct eloc {
   uint8_t kind;    /* loc_kind */
   uint8_t is_array;
   uint16_t depth;
+  uint8_t devfield; /* a backend / ordinal / autodiff field of a device (loc_is_device_field) */
   uint32_t a;
   int64_t b;
   uint32_t first_child, next_sibling, any_child;
@@ -264,6 +275,8 @@ typedef struct fninfo {
   uint32_t *rpo;        /* block -> reverse post-order number */
   uint8_t *loop_head;   /* block is the target of a back edge */
   uint8_t *cross_temp;  /* temp read in a block other than where it is written */
+  /* frame root ids by activation and local/param/temp/return slot (0: not made yet) */
+  uint32_t *frame_locs;
   /* frame roots (params, locals, temps, return slot) created so far, for clearing */
   uint32_t *roots;
   size_t n_roots, cap_roots;
@@ -278,6 +291,13 @@ typedef struct fninfo {
   uint32_t active; /* activations on the analysis stack */
   int analyzed;
   int too_costly;
+  /* The globals this function, anything it calls, or anything an indirect call of theirs may
+     reach (a function whose address is taken) names directly: memo keys cover only these,
+     plus whatever the entry state's pointers reach (call.c). named_roots: their root
+     locations so far, in global_roots order. */
+  tc_map named;
+  uint32_t *named_roots;
+  size_t n_named_roots, cap_named_roots, named_scanned;
   uint32_t n_fresh; /* analyses run */
   uint32_t n_recursive; /* of which while it was already being analyzed */
   memo_entry *memo;
@@ -378,6 +398,7 @@ struct tc_eng {
   uint32_t depth;
   uint32_t cur_chain;
   uint64_t work, work_limit;
+  size_t n_roots_analyzed;
 
   /* chains and outcomes */
   chain_node *chains;
@@ -489,6 +510,8 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
 void call_unknown(frame *f, astate *s, const tc_insn *in);
 void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out);
 void frame_clear(tc_eng *e, astate *s, fninfo *fi, uint32_t inst);
+/* Computes every function's `named` globals (after scan_program). */
+int call_scope_prepare(tc_eng *e);
 
 /* api.c */
 void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn);
@@ -510,6 +533,8 @@ uint32_t detail_new(tc_eng *e, const detail *d); /* copies d; returns index + 1 
 void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32_t to_chain,
                      int certain);
 int findings_emit(tc_eng *e, tc_report *out);
+int outcomes_import(tc_eng *dst, const tc_eng *src, const outcome *outs, size_t begin,
+                    size_t end, uint32_t *detail_map);
 const char *srcloc_file(const tc_eng *e, const tc_srcloc *l);
 const char *base_name(const char *path);
 

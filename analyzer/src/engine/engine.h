@@ -19,6 +19,12 @@ void tc_rules_free(tc_rules *rules);
 /* Adds the metadata of every rule the loaded files can report to r (for SARIF). */
 void tc_rules_describe(const tc_rules *rules, tc_report *r);
 
+typedef struct tc_engine_stats {
+  unsigned groups;       /* parts the roots were analyzed in */
+  size_t roots;          /* functions analyzed as roots */
+  unsigned long long insns; /* instructions in the program */
+} tc_engine_stats;
+
 typedef struct tc_engine_opts {
   const char *const *unavailable; /* backend names the configuration marks unavailable */
   size_t n_unavailable;
@@ -26,7 +32,14 @@ typedef struct tc_engine_opts {
   size_t n_disabled_rules;
   unsigned max_states;   /* disjunctive states kept per program point before joining; 0: default */
   unsigned max_contexts; /* analyses per function (distinct argument tuples); 0: default */
+  /* Threads the analysis may use (0 or 1: the calling thread only). A large program's roots
+     are analyzed in `groups` independent parts (0: chosen from the program's size, never from
+     jobs), which threads take in turn; the findings do not depend on jobs. */
+  unsigned jobs;
+  unsigned groups;
+  tc_engine_stats *stats; /* filled when not NULL */
 } tc_engine_opts;
+
 
 /* Analyzes every function of prog (whole program: calls are matched across units by USR) and
    appends the findings to out. Returns 0, or -1 on an internal failure (out of memory). */

@@ -136,6 +136,33 @@ void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32
   }
 }
 
+/* Appends outs[begin, end) — the log of engine src, which may be dst itself — to dst's log,
+   with their contexts and explanations interned in dst (the explanations' provenance stays in
+   src's memory: src must outlive dst's findings_emit). detail_map (src->n_details entries,
+   zeroed at first) remembers the explanations already copied. */
+int outcomes_import(tc_eng *dst, const tc_eng *src, const outcome *outs, size_t begin,
+                    size_t end, uint32_t *detail_map) {
+  for (size_t i = begin; i < end && !dst->oom; i++) {
+    outcome o = outs[i];
+    if (src != dst) {
+      o.chain = o.chain ? chain_of(dst, &src->chains[o.chain]) : 0;
+      for (int r = 0; r < TC_RULE_COUNT; r++) {
+        uint32_t d = o.detail[r];
+        if (!d) continue;
+        if (!detail_map[d - 1]) detail_map[d - 1] = detail_new(dst, &src->details[d - 1]);
+        o.detail[r] = detail_map[d - 1];
+      }
+    }
+    outcome *x = VEC_PUSH(dst->outs, dst->n_outs, dst->cap_outs);
+    if (!x) {
+      dst->oom = 1;
+      break;
+    }
+    *x = o;
+  }
+  return dst->oom ? -1 : 0;
+}
+
 /* ------------------------------------------------------------------ aggregation */
 
 typedef struct finding {

@@ -1,6 +1,7 @@
 /* analyzer/src/engine/loc.c — the table of abstract memory locations (a tree: roots and their
  * fields/elements, each with a small integer id that states index by), field names, and the
  * device/tensor types the rules name. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/eng.h"
@@ -16,6 +17,14 @@ static uint64_t loc_key(uint32_t parent, loc_kind k, uint32_t a, int64_t b, uint
 
 static int loc_matches(const eloc *l, uint32_t parent, loc_kind k, uint32_t a, int64_t b) {
   return l->parent == parent && l->kind == k && l->a == a && l->b == b;
+}
+
+static int field_is_device(const tc_eng *e, uint32_t f) {
+  for (size_t i = 0; i < e->n_devtypes; i++)
+    if (f == e->devtypes[i].f_backend || f == e->devtypes[i].f_ordinal ||
+        f == e->devtypes[i].f_autodiff)
+      return 1;
+  return 0;
 }
 
 static uint32_t loc_lookup(tc_eng *e, uint32_t parent, loc_kind k, uint32_t a, int64_t b,
@@ -49,6 +58,7 @@ static uint32_t loc_lookup(tc_eng *e, uint32_t parent, loc_kind k, uint32_t a, i
   l->kind = (uint8_t)k;
   l->a = a;
   l->b = b;
+  l->devfield = (uint8_t)(k == LK_FIELD && field_is_device(e, a));
   if (parent) {
     eloc *p = &e->locs[parent];
     l->root = p->root;
@@ -76,8 +86,45 @@ static uint32_t loc_lookup(tc_eng *e, uint32_t parent, loc_kind k, uint32_t a, i
   return id;
 }
 
+/* Frame roots (a function activation's locals, parameters, temporaries and return slot) are
+   looked up at every access: their ids are remembered in a table per function. */
+static uint32_t *frame_slot(tc_eng *e, loc_kind k, uint32_t a, int64_t b, uint32_t owner_fn) {
+  if (k != LK_LOCAL && k != LK_PARAM && k != LK_TEMP && k != LK_RET) return NULL;
+  if (owner_fn >= e->n_fns || (a & 0xffffffu) != owner_fn || b < 0) return NULL;
+  uint32_t inst = FRAME_INST(a);
+  if (inst >= MAX_INSTANCES) return NULL;
+  fninfo *fi = &e->fns[owner_fn];
+  size_t nl = fi->fn->n_locals, np = fi->fn->n_params, nt = fi->fn->n_temps;
+  size_t base = 0, lim = 1;
+  switch (k) {
+    case LK_LOCAL: base = 0, lim = nl; break;
+    case LK_PARAM: base = nl, lim = np; break;
+    case LK_TEMP: base = nl + np, lim = nt; break;
+    case LK_RET: base = nl + np + nt, lim = 1; break;
+    case LK_NONE:
+    case LK_GLOBAL:
+    case LK_HEAP:
+    case LK_EXT:
+    case LK_FIELD:
+    case LK_INDEX:
+    case LK_ANY:
+      return NULL;
+  }
+  if ((uint64_t)b >= lim) return NULL;
+  size_t per = nl + np + nt + 1;
+  if (!fi->frame_locs) {
+    fi->frame_locs = calloc(per * MAX_INSTANCES, sizeof *fi->frame_locs);
+    if (!fi->frame_locs) return NULL;
+  }
+  return &fi->frame_locs[inst * per + base + (size_t)b];
+}
+
 uint32_t loc_root(tc_eng *e, loc_kind k, uint32_t a, int64_t b, uint32_t owner_fn) {
-  return loc_lookup(e, 0, k, a, b, 1, owner_fn);
+  uint32_t *slot = frame_slot(e, k, a, b, owner_fn);
+  if (slot && *slot) return *slot;
+  uint32_t id = loc_lookup(e, 0, k, a, b, 1, owner_fn);
+  if (slot) *slot = id;
+  return id;
 }
 
 uint32_t loc_child(tc_eng *e, uint32_t parent, loc_kind k, uint32_t a, int64_t b) {
@@ -180,11 +227,5 @@ int type_carries_tag(const tc_eng *e, const tc_type *t) {
 }
 
 int loc_is_device_field(const tc_eng *e, uint32_t id) {
-  if (!id || id >= e->n_locs || e->locs[id].kind != LK_FIELD) return 0;
-  uint32_t f = e->locs[id].a;
-  for (size_t i = 0; i < e->n_devtypes; i++)
-    if (f == e->devtypes[i].f_backend || f == e->devtypes[i].f_ordinal ||
-        f == e->devtypes[i].f_autodiff)
-      return 1;
-  return 0;
+  return id && id < e->n_locs && e->locs[id].devfield;
 }

@@ -9,14 +9,19 @@
 
 #define ST_MASK (ST_FAN - 1)
 
-/* Every node caches a hash of its contents as av_same sees them (provenance ignored), valid
-   until a write goes through it: states are compared by hash first, and subtrees with equal
-   hashes are skipped even when they are not shared. */
+/* Every node keeps two sums over the slots below it — hash: of every value as av_same sees it
+   (provenance ignored), thash: of the values that are not plain integers (device fields are
+   tags) — each slot's term keyed by its location id, so a write updates the sums on its path
+   in O(depth) and a tree's sums do not depend on its depth: states are compared by these, and
+   subtrees with equal sums are skipped even when they are not shared. dmask: a filter of the
+   locations the unknown values below were copied from (state_refine_copies), recomputed when
+   dvalid was cleared by a write. */
 struct st_node {
   uint32_t rc, leaf;
   st_node *next_free;
-  uint64_t hash, thash; /* contents; contents but integers (see node_hash) */
-  uint32_t hvalid;
+  uint64_t hash, thash;
+  uint64_t dmask;
+  uint32_t dvalid;
   st_node *kid[ST_FAN];
 };
 
@@ -24,7 +29,8 @@ typedef struct st_leaf {
   uint32_t rc, leaf;
   st_node *next_free;
   uint64_t hash, thash;
-  uint32_t hvalid;
+  uint64_t dmask;
+  uint32_t dvalid;
   aval val[ST_FAN];
 } st_leaf;
 
@@ -65,69 +71,64 @@ static uint64_t av_hash(const aval *v) {
   return h | 1; /* never 0: 0 is "nothing here" */
 }
 
-/* Computes both hashes of n (whose first slot is location `base`, at level lvl): `hash` over
-   every value, `thash` over the values that are not plain integers (device fields are tags)
-   — two states with equal thash differ at most in flags and counters. */
-static void node_hashes(const tc_eng *e, st_node *n, uint32_t base, int lvl) {
-  if (n->hvalid) return;
-  uint64_t h = n->leaf ? 0x1eafull : 0x1a7eull, t = h;
+/* Slot id's terms in the sums: *full for hash, *tags for thash (0 when v is absent). */
+static void slot_terms(const tc_eng *e, uint32_t id, const aval *v, uint64_t *full,
+                       uint64_t *tags) {
+  if (!v || v->k == AV_ABSENT) {
+    *full = *tags = 0;
+    return;
+  }
+  *full = hash_mix(av_hash(v), id);
+  *tags = av_intlike(v) && !loc_is_device_field(e, id) ? 0 : *full;
+}
+
+/* A value that state_refine_copies may refine: an unknown copied from dloc. */
+static int is_copy_of_unknown(const aval *a) {
+  return a->drel == DR_NE && a->dc == 0 && a->dloc &&
+         (a->k == AV_TOP || a->k == AV_BOT || a->k == AV_SYM);
+}
+
+static uint64_t dmask_bit(uint32_t loc) { return 1ull << (hash64(loc) & 63); }
+
+static uint64_t node_dmask(st_node *n) {
+  if (!n) return 0;
+  if (n->dvalid) return n->dmask;
+  uint64_t m = 0;
   for (unsigned i = 0; i < ST_FAN; i++) {
-    uint64_t x, y;
     if (n->leaf) {
       const aval *v = &((st_leaf *)n)->val[i];
-      x = av_hash(v);
-      y = av_intlike(v) && !loc_is_device_field(e, base + i) ? 0 : x;
+      if (is_copy_of_unknown(v)) m |= dmask_bit(v->dloc);
     } else {
-      st_node *k = n->kid[i];
-      if (k) node_hashes(e, k, base + (i << (ST_BITS * lvl)), lvl - 1);
-      x = k ? k->hash : 0;
-      y = k ? k->thash : 0;
+      m |= node_dmask(n->kid[i]);
     }
-    if (x) h = hash_mix(h, x ^ ((uint64_t)i << 56));
-    if (y) t = hash_mix(t, y ^ ((uint64_t)i << 56));
   }
-  n->hash = h;
-  n->thash = t;
-  n->hvalid = 1;
+  n->dmask = m;
+  n->dvalid = 1;
+  return m;
 }
 
-static uint64_t node_hash(const tc_eng *e, st_node *n, uint32_t base, int lvl) {
-  if (!n) return 0;
-  node_hashes(e, n, base, lvl);
-  return n->hash;
-}
-
-static st_node *node_new(tc_eng *e, int leaf) {
-  st_node *n;
-  if (leaf) {
-    if (e->free_leaf) {
-      n = e->free_leaf;
-      e->free_leaf = n->next_free;
-    } else {
-      n = malloc(sizeof(st_leaf));
-      if (!n) {
-        e->oom = 1;
-        return NULL;
-      }
-    }
-    memset(n, 0, sizeof(st_leaf));
+/* A node from the free lists (or malloc), refcount 1; zeroed unless `raw` (the caller fills
+   every field, as node_clone does). */
+static st_node *node_alloc(tc_eng *e, int leaf, int raw) {
+  st_node **list = leaf ? &e->free_leaf : &e->free_inner;
+  size_t size = leaf ? sizeof(st_leaf) : sizeof(st_node);
+  st_node *n = *list;
+  if (n) {
+    *list = n->next_free;
   } else {
-    if (e->free_inner) {
-      n = e->free_inner;
-      e->free_inner = n->next_free;
-    } else {
-      n = malloc(sizeof(st_node));
-      if (!n) {
-        e->oom = 1;
-        return NULL;
-      }
+    n = malloc(size);
+    if (!n) {
+      e->oom = 1;
+      return NULL;
     }
-    memset(n, 0, sizeof(st_node));
   }
+  if (!raw) memset(n, 0, size);
   n->rc = 1;
   n->leaf = (uint32_t)leaf;
   return n;
 }
+
+static st_node *node_new(tc_eng *e, int leaf) { return node_alloc(e, leaf, 0); }
 
 static void node_release(tc_eng *e, st_node *n) {
   while (n && --n->rc == 0) {
@@ -146,11 +147,13 @@ static void node_release(tc_eng *e, st_node *n) {
 }
 
 static st_node *node_clone(tc_eng *e, st_node *n) {
-  st_node *c = node_new(e, (int)n->leaf);
+  st_node *c = node_alloc(e, (int)n->leaf, 1);
   if (!c) return NULL;
+  c->next_free = NULL;
   c->hash = n->hash;
   c->thash = n->thash;
-  c->hvalid = n->hvalid;
+  c->dmask = n->dmask;
+  c->dvalid = n->dvalid;
   if (n->leaf) {
     memcpy(((st_leaf *)c)->val, ((st_leaf *)n)->val, sizeof(((st_leaf *)n)->val));
   } else {
@@ -176,6 +179,8 @@ static int st_lift(tc_eng *e, st_store *s, uint8_t depth) {
     st_node *n = node_new(e, 0);
     if (!n) return -1;
     n->kid[0] = s->root;
+    n->hash = s->root->hash; /* the sums do not depend on the depth */
+    n->thash = s->root->thash;
     s->root = n;
     s->depth++;
   }
@@ -193,7 +198,12 @@ const aval *st_get(const st_store *s, uint32_t id) {
 
 void st_set(tc_eng *e, st_store *s, uint32_t id, const aval *v) {
   int clear = !v || v->k == AV_ABSENT;
-  if (clear && !st_get(s, id)) return;
+  const aval *old = st_get(s, id);
+  if (clear && !old) return;
+  uint64_t of, ot, nf, nt;
+  slot_terms(e, id, old, &of, &ot);
+  slot_terms(e, id, clear ? NULL : v, &nf, &nt);
+  uint64_t df = nf - of, dt = nt - ot; /* the sums change by these (mod 2^64) */
   uint8_t need = 1;
   while ((uint64_t)id >= cap_of(need)) need++;
   if (need > s->depth && st_lift(e, s, need)) return;
@@ -211,7 +221,9 @@ void st_set(tc_eng *e, st_store *s, uint32_t id, const aval *v) {
       *slot = c;
       n = c;
     }
-    n->hvalid = 0;
+    n->hash += df;
+    n->thash += dt;
+    n->dvalid = 0;
     if (lvl == 0) {
       aval *dst = &((st_leaf *)n)->val[id & ST_MASK];
       if (clear)
@@ -257,9 +269,7 @@ static const aval k_absent; /* all zero: AV_ABSENT */
 
 static void walk2(diff_ctx *d, const st_node *a, const st_node *b, int lvl, uint32_t base) {
   if (d->stop || a == b) return;
-  if (d->by_content && a && b &&
-      node_hash(d->e, (st_node *)a, base, lvl) == node_hash(d->e, (st_node *)b, base, lvl))
-    return;
+  if (d->by_content && a && b && a->hash == b->hash) return;
   if (lvl == 0) {
     const st_leaf *la = (const st_leaf *)a, *lb = (const st_leaf *)b;
     for (unsigned i = 0; i < ST_FAN && !d->stop; i++) {
@@ -291,16 +301,10 @@ static int identical(const aval *a, const aval *b) {
 }
 
 static uint64_t state_hash2(tc_eng *e, const astate *s, int tags_only) {
-  /* one representation depth for every state, so equal contents hash alike */
-  uint8_t depth = 1;
-  while ((uint64_t)e->n_locs >= cap_of(depth)) depth++;
-  if (s->mem.depth < depth) st_lift(e, (st_store *)&((astate *)s)->mem, depth);
+  (void)e;
   uint64_t h = 0;
-  if (s->mem.root) {
-    node_hashes(e, s->mem.root, 0, s->mem.depth - 1);
-    h = tags_only ? s->mem.root->thash : s->mem.root->hash;
-  }
-  h = hash_mix(h, s->mem.depth);
+  if (s->mem.root) h = tags_only ? s->mem.root->thash : s->mem.root->hash;
+  h = hash_mix(h, 0x5ea1ull);
   return hash_mix(hash_mix(h, ((uint64_t)s->avail_yes << 32) | s->avail_no), s->avail_reported);
 }
 
@@ -420,38 +424,45 @@ int state_diff(tc_eng *e, const astate *from, const astate *to, delta_ent **out,
 typedef struct copies_acc {
   uint32_t src;
   const aval *before;
+  uint64_t bit;
   uint32_t *ids;
   size_t n, cap;
   int oom;
 } copies_acc;
 
-static int copies_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
-  (void)b;
-  copies_acc *x = d->user;
-  if (id == x->src || a->drel != DR_NE || a->dloc != x->src || a->dc != 0) return 0;
-  if (a->k != AV_TOP && a->k != AV_BOT && a->k != AV_SYM) return 0; /* already known */
-  if (a->dsnap_k != x->before->k || (a->k == AV_SYM && a->dsnap_i != x->before->i)) return 0;
+static void copies_visit(copies_acc *x, const aval *a, uint32_t id) {
+  if (id == x->src || !is_copy_of_unknown(a) || a->dloc != x->src) return;
+  if (a->dsnap_k != x->before->k || (a->k == AV_SYM && a->dsnap_i != x->before->i)) return;
   if (x->n == x->cap) {
     size_t cap = x->cap ? 2 * x->cap : 16;
     uint32_t *ids = realloc(x->ids, cap * sizeof *ids);
     if (!ids) {
       x->oom = 1;
-      return 1;
+      return;
     }
     x->ids = ids;
     x->cap = cap;
   }
   x->ids[x->n++] = id;
-  return 0;
+}
+
+/* Collects, in id order, the slots below n holding an unknown copied from x->src (skipping
+   the subtrees whose filter rules it out). */
+static void copies_walk(copies_acc *x, st_node *n, int lvl, uint32_t base) {
+  if (!n || x->oom || !(node_dmask(n) & x->bit)) return;
+  if (lvl == 0) {
+    const st_leaf *l = (const st_leaf *)n;
+    for (unsigned i = 0; i < ST_FAN; i++) copies_visit(x, &l->val[i], base + i);
+    return;
+  }
+  for (unsigned i = 0; i < ST_FAN; i++)
+    copies_walk(x, n->kid[i], lvl - 1, base + (i << (ST_BITS * lvl)));
 }
 
 void state_refine_copies(tc_eng *e, astate *s, uint32_t src, const aval *before,
                          const aval *now) {
-  astate empty;
-  memset(&empty, 0, sizeof empty);
-  copies_acc x = {src, before, NULL, 0, 0, 0};
-  diff_ctx d = {e, copies_fn, &x, 0, 0};
-  walk_states(&d, s, &empty);
+  copies_acc x = {src, before, dmask_bit(src), NULL, 0, 0, 0};
+  if (s->mem.depth) copies_walk(&x, s->mem.root, s->mem.depth - 1, 0);
   if (x.oom) e->oom = 1;
   for (size_t i = 0; i < x.n; i++) {
     const aval *old = st_get(&s->mem, x.ids[i]);

@@ -62,17 +62,6 @@ void *vec_push(void *items_ptr, size_t *n, size_t *cap, size_t elem) {
   return (char *)items + (*n)++ * elem;
 }
 
-uint64_t hash64(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return x;
-}
-
-uint64_t hash_mix(uint64_t h, uint64_t x) { return hash64(h ^ (x + 0x9e3779b97f4a7c15ull + (h << 6))); }
-
 uint64_t hash_bytes(uint64_t h, const void *p, size_t n) {
   const unsigned char *c = p;
   for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 1099511628211ull;
