@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "driver/cache.h"
+#include "driver/components.h"
 #include "driver/jobs.h"
 #include "engine/engine.h"
 #include "report/output.h"
@@ -195,13 +196,12 @@ static char *default_cache_dir(const tc_options *o, const tc_compdb *db) {
   return d;
 }
 
-/* Merges the units' programs in unit order and records their failures. */
-static tc_program *merge_units(unit_list *ul, tc_report *r) {
+/* Merges the programs of units idx[0..n-1] (every unit when idx is NULL), in unit order. */
+static tc_program *merge_units(unit_list *ul, const size_t *idx, size_t n) {
   tc_program *prog = tc_program_new();
   if (!prog) return NULL;
-  for (size_t i = 0; i < ul->n; i++) {
-    tc_job_unit *u = &ul->units[i];
-    if (u->failure) tc_report_add_failure(r, ul->files[i], u->failure);
+  for (size_t k = 0; k < n; k++) {
+    tc_job_unit *u = &ul->units[idx ? idx[k] : k];
     if (u->prog) {
       int rc = tc_program_merge(prog, u->prog);
       u->prog = NULL;
@@ -214,29 +214,86 @@ static tc_program *merge_units(unit_list *ul, tc_report *r) {
   return prog;
 }
 
-/* The key of this run's whole-program analysis, or 0 when some unit has no digest. */
-static uint64_t results_cache_key(const tc_options *o, const unit_list *ul,
-                                  const tc_engine_opts *eo) {
-  uint64_t *d = calloc(ul->n ? ul->n : 1, sizeof *d);
+/* The key of the analysis of the units idx[0..n-1] (one component), or 0 when some unit has no
+   digest. */
+static uint64_t results_cache_key(const tc_options *o, const unit_list *ul, const size_t *idx,
+                                  size_t n_idx, const tc_engine_opts *eo) {
+  uint64_t *d = calloc(n_idx ? n_idx : 1, sizeof *d);
   if (!d) return 0;
   uint64_t key = 0;
   size_t i;
-  for (i = 0; i < ul->n; i++) {
-    const tc_job_unit *u = &ul->units[i];
-    d[i] = u->cmd ? u->digest : tc_cache_failure_digest(ul->files[i], u->failure);
+  for (i = 0; i < n_idx; i++) {
+    const tc_job_unit *u = &ul->units[idx[i]];
+    d[i] = u->cmd ? u->digest : tc_cache_failure_digest(ul->files[idx[i]], u->failure);
     if (!d[i]) break;
   }
-  if (i == ul->n) {
+  if (i == n_idx) {
     size_t n = o->n_rules_files ? o->n_rules_files : 1;
     const char **paths = calloc(n, sizeof *paths);
     if (paths) {
       n = tc_driver_rules_paths(o, paths, n);
-      key = tc_cache_results_key(d, ul->n, paths, n, eo);
+      key = tc_cache_results_key(d, n_idx, paths, n, eo);
       free(paths);
     }
   }
   free(d);
   return key;
+}
+
+typedef struct analysis_totals {
+  tc_engine_stats es;   /* summed over the components analyzed */
+  size_t n_components, n_reused;
+} analysis_totals;
+
+/* Analyzes the database component by component (driver/components.h): each component's
+   findings come from the cache when none of its units changed, else from the engine (and go
+   to the cache). Returns 0, or -1 when out of memory. */
+static int analyze_components(const tc_options *o, unit_list *ul, const tc_rules *rules,
+                              tc_engine_opts *eo, tc_cache *cache, tc_report *r,
+                              analysis_totals *t) {
+  size_t *comp = calloc(ul->n ? ul->n : 1, sizeof *comp);
+  size_t *idx = calloc(ul->n ? ul->n : 1, sizeof *idx);
+  int rc = -1;
+  if (!comp || !idx) goto done;
+  if (tc_unit_components(ul->units, ul->n, comp) == 0)
+    memset(comp, 0, ul->n * sizeof *comp); /* cannot tell: everything is one component */
+  for (size_t c = 0; c < ul->n; c++) {
+    size_t n = 0;
+    for (size_t u = c; u < ul->n; u++)
+      if (comp[u] == c) idx[n++] = u;
+    if (!n) continue;
+    t->n_components++;
+    uint64_t key = cache ? results_cache_key(o, ul, idx, n, eo) : 0;
+    if (key && tc_cache_load_results(cache, key, r) == 0) {
+      t->n_reused++;
+      continue;
+    }
+    tc_program *prog = merge_units(ul, idx, n);
+    if (!prog) goto done;
+    tc_report part;
+    tc_report_init(&part);
+    tc_engine_stats es;
+    memset(&es, 0, sizeof es);
+    eo->stats = &es;
+    int arc = tc_engine_analyze(prog, rules, eo, &part);
+    eo->stats = NULL;
+    tc_program_free(prog);
+    if (arc != 0) {
+      tc_report_free(&part);
+      goto done;
+    }
+    if (key) tc_cache_store_results(cache, key, &part);
+    tc_report_take(r, &part);
+    tc_report_free(&part);
+    t->es.insns += es.insns;
+    t->es.roots += es.roots;
+    if (es.groups > t->es.groups) t->es.groups = es.groups;
+  }
+  rc = 0;
+done:
+  free(comp);
+  free(idx);
+  return rc;
 }
 
 static FILE *open_output(const tc_options *o) {
@@ -325,14 +382,16 @@ int tc_driver_run(tc_options *o) {
   size_t n_cached = 0;
   for (size_t i = 0; i < ul.n; i++) n_cached += ul.units[i].from_cache != 0;
   r.n_units = ul.n;
-  prog = merge_units(&ul, &r);
-  if (!prog) {
-    fprintf(stderr, "tagcheck: out of memory\n");
-    status = 3;
-    goto done;
-  }
+  for (size_t i = 0; i < ul.n; i++)
+    if (ul.units[i].failure) tc_report_add_failure(&r, ul.files[i], ul.units[i].failure);
   t_merged = now_s();
   if (o->dump_ir) {
+    prog = merge_units(&ul, NULL, ul.n);
+    if (!prog) {
+      fprintf(stderr, "tagcheck: out of memory\n");
+      status = 3;
+      goto done;
+    }
     FILE *out = open_output(o);
     if (!out) goto done;
     tc_ir_dump(prog, out);
@@ -345,18 +404,12 @@ int tc_driver_run(tc_options *o) {
   tc_report_add_builtin_rules(&r);
   tc_rules_describe(rules, &r);
   tc_engine_opts eo = engine_opts(o);
-  tc_engine_stats es;
-  memset(&es, 0, sizeof es);
-  eo.stats = &es;
-  uint64_t results_key = cache ? results_cache_key(o, &ul, &eo) : 0;
-  if (!results_key || tc_cache_load_results(cache, results_key, &r) != 0) {
-    size_t before = r.n_diags;
-    if (tc_engine_analyze(prog, rules, &eo, &r) != 0) {
-      fprintf(stderr, "tagcheck: the analysis ran out of memory\n");
-      status = 3;
-      goto done;
-    }
-    if (results_key && before == 0) tc_cache_store_results(cache, results_key, &r);
+  analysis_totals at;
+  memset(&at, 0, sizeof at);
+  if (analyze_components(o, &ul, rules, &eo, cache, &r, &at) != 0) {
+    fprintf(stderr, "tagcheck: the analysis ran out of memory\n");
+    status = 3;
+    goto done;
   }
   t_analyzed = now_s();
   tc_apply_suppressions(&r);
@@ -374,9 +427,12 @@ int tc_driver_run(tc_options *o) {
   if (stats)
     fprintf(stderr,
             "tagcheck: stats: lower %.3f s, merge %.3f s, analysis %.3f s, report %.3f s; "
-            "%llu instructions, %zu roots analyzed in %u group%s\n",
+            "%llu instructions, %zu roots analyzed in %u group%s; %zu component%s, %zu "
+            "from the cache\n",
             t_lowered - t_start, t_merged - t_lowered, t_analyzed - t_merged,
-            now_s() - t_analyzed, es.insns, es.roots, es.groups, es.groups == 1 ? "" : "s");
+            now_s() - t_analyzed, at.es.insns, at.es.roots, at.es.groups,
+            at.es.groups == 1 ? "" : "s", at.n_components, at.n_components == 1 ? "" : "s",
+            at.n_reused);
   status = tc_report_exit_status(&r, o);
 done:
   tc_report_free(&r);

@@ -26,8 +26,8 @@ run() { # run NAME GROUPS JOBS
 run one 1 1
 run three_j1 3 1
 run three_j2 3 2
-grep -q 'in 1 group$' "$WORK/one.err" || { echo "one: not one group"; cat "$WORK/one.err"; fail=1; }
-grep -q 'in 3 groups$' "$WORK/three_j2.err" || { echo "three_j2: not 3 groups"; cat "$WORK/three_j2.err"; fail=1; }
+grep -q 'in 1 group;' "$WORK/one.err" || { echo "one: not one group"; cat "$WORK/one.err"; fail=1; }
+grep -q 'in 3 groups;' "$WORK/three_j2.err" || { echo "three_j2: not 3 groups"; cat "$WORK/three_j2.err"; fail=1; }
 grep -q '"rule' "$WORK/one.json" || { echo "no findings at all"; fail=1; }
 cmp -s "$WORK/one.json" "$WORK/three_j1.json" || { echo "3 groups find something else than 1"; diff "$WORK/one.json" "$WORK/three_j1.json" | head -20; fail=1; }
 cmp -s "$WORK/three_j1.json" "$WORK/three_j2.json" || { echo "-j 2 finds something else than -j 1"; diff "$WORK/three_j1.json" "$WORK/three_j2.json" | head -20; fail=1; }

@@ -403,10 +403,12 @@ uint64_t tc_cache_results_key(const uint64_t *digests, size_t n, const char *con
   return h ? h : 1;
 }
 
-static char *results_path(const tc_cache *c) {
-  size_t n = strlen(c->dir) + sizeof "/results.tcr";
+/* One file per results key: each component of a database (see driver/components.h) has its
+   own, so a change re-analyzes only the component it is in. */
+static char *results_path(const tc_cache *c, uint64_t key) {
+  size_t n = strlen(c->dir) + sizeof "/results-0123456789abcdef.tcr";
   char *p = malloc(n);
-  if (p) snprintf(p, n, "%s/results.tcr", c->dir);
+  if (p) snprintf(p, n, "%s/results-%016llx.tcr", c->dir, (unsigned long long)key);
   return p;
 }
 
@@ -438,7 +440,7 @@ void tc_cache_store_results(tc_cache *c, uint64_t key, const tc_report *r) {
       bb_str(&b, d->notes[k].message);
     }
   }
-  char *path = results_path(c);
+  char *path = results_path(c, key);
   if (!b.bad && path) write_atomically(c, path, b.p, b.len);
   free(path);
   free(b.p);
@@ -475,7 +477,7 @@ static int get_loc(rd *r, tc_loc *l, char **scratch, size_t *cap) {
 
 int tc_cache_load_results(tc_cache *c, uint64_t key, tc_report *out) {
   if (!key) return -1;
-  char *path = results_path(c);
+  char *path = results_path(c, key);
   unsigned char *data = NULL;
   size_t len = 0;
   int rc = -1;
