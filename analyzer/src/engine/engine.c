@@ -94,7 +94,9 @@ static void scan_program(tc_eng *e, tc_map *mutable_globals) {
   for (size_t f = 0; f < e->n_fns; f++) {
     fninfo *fi = &e->fns[f];
     const tc_function *fn = fi->fn;
-    fi->moves_tags = type_carries_tag(e, &fn->ret_type);
+    /* a function returning a tag, or an integer (a mode, a flag, an enum a caller switches on:
+       its return values stay apart instead of joining into "unknown") */
+    fi->moves_tags = type_carries_tag(e, &fn->ret_type) || fn->ret_type.cls == TC_TY_INT;
     for (uint32_t b = 0; b < fn->n_blocks; b++) {
       const tc_block *bl = &fn->blocks[b];
       for (uint32_t i = 0; i < bl->n_insns; i++) {
