@@ -139,6 +139,8 @@ static aval addr_union(tc_eng *e, const aval *a, const aval *b) {
   return id < 0 ? av_top() : av_make(AV_ADDRSET, id);
 }
 
+static int is_null(const aval *v) { return v->k == AV_INT && v->i == 0; }
+
 aval av_join(tc_eng *e, const aval *a, const aval *b) {
   if (a->k == AV_ABSENT || a->k == AV_BOT) return *b;
   if (b->k == AV_ABSENT || b->k == AV_BOT) return *a;
@@ -167,16 +169,9 @@ aval av_join(tc_eng *e, const aval *a, const aval *b) {
     return r;
   }
   /* NULL or an address (or a handle): the address, maybe NULL (a branch on it tells which) */
-  if ((a->k == AV_ADDR || a->k == AV_ADDRSET || a->k == AV_TENSOR) && b->k == AV_INT &&
-      b->i == 0) {
-    r = *a;
-    r.neg = 1;
-    r.drel = DR_NONE;
-    return r;
-  }
-  if ((b->k == AV_ADDR || b->k == AV_ADDRSET || b->k == AV_TENSOR) && a->k == AV_INT &&
-      a->i == 0) {
-    r = *b;
+  const aval *ptr = is_null(b) ? a : is_null(a) ? b : NULL;
+  if (ptr && (ptr->k == AV_ADDR || ptr->k == AV_ADDRSET || ptr->k == AV_TENSOR)) {
+    r = *ptr;
     r.neg = 1;
     r.drel = DR_NONE;
     return r;
