@@ -39,8 +39,16 @@ typedef struct call_ctx {
 #define PF_TAG "$tag"
 #define PF_CONTEXT "$context"
 
-static uint32_t pseudo_field(tc_eng *e, uint32_t obj, const char *name) {
-  return obj ? loc_child(e, obj, LK_FIELD, field_id_of_name(e, name), 0) : 0;
+void api_prepare(tc_eng *e) {
+  e->f_placement = field_id_of_name(e, PF_PLACEMENT);
+  e->f_tag = field_id_of_name(e, PF_TAG);
+  e->f_context = field_id_of_name(e, PF_CONTEXT);
+  e->f_data = e->rules->data_field ? field_id_of_name(e, e->rules->data_field) : 0;
+  e->f_buffer = e->rules->buffer_field ? field_id_of_name(e, e->rules->buffer_field) : 0;
+}
+
+static uint32_t pseudo_field(tc_eng *e, uint32_t obj, uint32_t field) {
+  return obj ? loc_child(e, obj, LK_FIELD, field, 0) : 0;
 }
 
 /* The description of backend index b, or NULL when b is not known. */
@@ -167,7 +175,7 @@ static void read_tensor(call_ctx *c, int argi, operand *op) {
   }
   if (op->v.k == AV_ADDR && op->v.i == IDX_NONE) {
     /* an object that recorded the tensors given to it (a graph): their placement */
-    uint32_t rec = loc_find_child(e, op->v.loc, LK_FIELD, field_id_of_name(e, PF_TAG), 0);
+    uint32_t rec = loc_find_child(e, op->v.loc, LK_FIELD, e->f_tag, 0);
     if (rec) op->v = mem_eff(e, c->s, rec);
   }
   if (op->v.k == AV_TENSOR) {
@@ -694,7 +702,7 @@ static tc_tag context_placement(call_ctx *c, const tc_result_spec *r, const prov
   tc_tag tag = tc_tag_unknown();
   *obj = pointee_of(c, r->context_arg);
   if (*obj) {
-    aval p = mem_eff(e, c->s, pseudo_field(e, *obj, PF_PLACEMENT));
+    aval p = mem_eff(e, c->s, pseudo_field(e, *obj, e->f_placement));
     if (p.k == AV_TENSOR) tag = p.tag;
   }
   for (int i = 0; i < r->n_device_like; i++) {
@@ -743,12 +751,12 @@ static void set_up_object(call_ctx *c, const tc_result_spec *r, uint32_t h) {
       p.tag.ordinal = 0;
       p.tag.autodiff = 0;
     }
-    mem_write(e, c->s, pseudo_field(e, h, PF_PLACEMENT), &p, weak);
+    mem_write(e, c->s, pseudo_field(e, h, e->f_placement), &p, weak);
   }
   if (r->object_context_arg >= 0) {
     const tc_opnd *o = arg_of(c, r->object_context_arg);
     aval v = o ? mem_eval(c->f, c->s, o, NULL) : av_top();
-    mem_write(e, c->s, pseudo_field(e, h, PF_CONTEXT), &v, weak);
+    mem_write(e, c->s, pseudo_field(e, h, e->f_context), &v, weak);
   }
 }
 
@@ -981,7 +989,7 @@ static void havoc_arg(call_ctx *c, int argi) {
 static void bind_context(call_ctx *c, const tc_effect *ef) {
   tc_eng *e = c->f->e;
   uint32_t ctx = pointee_of(c, ef->arg);
-  uint32_t via = ctx ? loc_find_child(e, ctx, LK_FIELD, field_id_of_name(e, PF_CONTEXT), 0) : 0;
+  uint32_t via = ctx ? loc_find_child(e, ctx, LK_FIELD, e->f_context, 0) : 0;
   if (via) {
     aval v = mem_eff(e, c->s, via);
     ctx = v.k == AV_ADDR && v.i == IDX_NONE ? v.loc : 0;
@@ -1013,7 +1021,7 @@ static void record_tensor(call_ctx *c, const tc_effect *ef) {
   tc_eng *e = c->f->e;
   uint32_t obj = pointee_of(c, ef->arg);
   if (!obj) return;
-  uint32_t rec = pseudo_field(e, obj, PF_TAG);
+  uint32_t rec = pseudo_field(e, obj, e->f_tag);
   aval cur = mem_eff(e, c->s, rec);
   if (cur.k != AV_BOT) return; /* the first one decides */
   operand op;
@@ -1110,17 +1118,16 @@ void api_host_access(frame *f, astate *s, const aval *ptr, tc_sym spelling) {
 
 uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *handle) {
   tc_eng *e = f->e;
-  const tc_rules *r = e->rules;
-  if (!r->data_field && !r->buffer_field) return 0;
+  if (!e->f_data && !e->f_buffer) return 0;
   uint32_t obj = loc_root(e, LK_EXT, holder, 1, f->fi->idx);
   if (!obj) return 0;
-  if (r->data_field) {
+  if (e->f_data) {
     aval d = av_make(AV_DATAPTR, 0);
     d.tag = handle->tag;
     d.prov = handle->prov;
-    mem_write(e, s, loc_child(e, obj, LK_FIELD, field_id_of_name(e, r->data_field), 0), &d, 0);
+    mem_write(e, s, loc_child(e, obj, LK_FIELD, e->f_data, 0), &d, 0);
   }
-  if (r->buffer_field) {
+  if (e->f_buffer) {
     const tc_backend_def *b = backend_def(e, handle->tag.backend);
     aval bv = av_top();
     if (b && b->no_buffer) {
@@ -1131,8 +1138,7 @@ uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *han
       bv.tag.kind = TC_TAGF_UNKNOWN;
       bv.prov = handle->prov;
     }
-    mem_write(e, s, loc_child(e, obj, LK_FIELD, field_id_of_name(e, r->buffer_field), 0), &bv,
-              0);
+    mem_write(e, s, loc_child(e, obj, LK_FIELD, e->f_buffer, 0), &bv, 0);
   }
   return obj;
 }

@@ -208,6 +208,7 @@ int call_scope_prepare(tc_eng *e) {
     }
   }
   map_free(&via_pointer);
+  for (size_t f = 0; f < e->n_fns; f++) e->fns[f].address_taken = taken[f];
   free(indirect);
   free(taken);
   return e->oom ? -1 : 0;
@@ -550,7 +551,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
    touches: read them, so that an API whose tensors hold data pointers (rules with tensor
    fields) gets the access checked even when the callee ignores the value. */
 static void touch_args(frame *f, astate *s, const tc_insn *in) {
-  if (!f->e->rules->data_field) return;
+  if (!f->e->f_data) return;
   for (uint32_t i = 0; i < in->n_args; i++) {
     const tc_opnd *o = &in->args[i];
     if (o->kind != TC_OPND_PATH) continue;

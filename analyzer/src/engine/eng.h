@@ -286,6 +286,8 @@ typedef struct fninfo {
   int is_init;   /* a unit's __tc_global_init */
   int allocates; /* reaches an allocator */
   int relevant;  /* reaches a call of the API (directly, through callees or a function pointer) */
+  int address_taken; /* a function designator names it: an indirect call may reach it
+                        (call_scope_prepare) */
   int moves_tags; /* stores or returns tensor handles or devices (a registry's lookup): its
                      paths are kept apart even when it calls no API function */
   uint32_t active; /* activations on the analysis stack */
@@ -411,6 +413,10 @@ struct tc_eng {
   detail *details;
   size_t n_details, cap_details;
 
+  /* field ids of the pseudo-fields API objects keep state in, and of the tensor fields the
+     rules name (0: none), resolved once (api_prepare) */
+  uint32_t f_placement, f_tag, f_context, f_data, f_buffer;
+
   /* terminators stand for instructions where they read memory (findings.c keys on insns) */
   tc_map term_insns; /* terminator address -> index into term_insn_list */
   tc_insn **term_insn_list;
@@ -514,6 +520,7 @@ void frame_clear(tc_eng *e, astate *s, fninfo *fi, uint32_t inst);
 int call_scope_prepare(tc_eng *e);
 
 /* api.c */
+void api_prepare(tc_eng *e); /* resolves the field ids above */
 void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn);
 /* The host reads or writes through ptr (an AV_DATAPTR) at f->in: checked like an API call
    (docs/rules.md "Buffers and host memory"). spelling names the access, 0 if none. */

@@ -41,6 +41,7 @@ static int setup(tc_eng *e, const tc_program *prog, const tc_rules *rules,
     e->devtypes[i].f_autodiff = field_id_of_name(e, d->autodiff_field);
   }
   e->n_devtypes = rules->n_device_types;
+  api_prepare(e);
 
   size_t n = 0;
   for (uint32_t u = 0; u < prog->n_units; u++)
@@ -448,22 +449,13 @@ static void mark_maybe_reached(const group *gs, size_t n_groups, uint8_t *flags)
     int caller_followed = 0; /* in some group: its calls there were all followed */
     for (size_t g = 0; g < n_groups; g++)
       caller_followed |= gs[g].e->fns[f].analyzed && !gs[g].e->fns[f].too_costly;
+    if (c->address_taken) flags[f] = 1;
+    if (caller_followed) continue;
     const tc_function *fn = c->fn;
     for (uint32_t b = 0; b < fn->n_blocks; b++)
       for (uint32_t i = 0; i < fn->blocks[b].n_insns; i++) {
         const tc_insn *in = &fn->blocks[b].insns[i];
-        const tc_opnd *ops[2] = {&in->a, &in->b};
-        for (int k = 0; k < 2; k++)
-          if (ops[k]->kind == TC_OPND_FUNC) {
-            fninfo *t = fn_lookup(e, c->unit, ops[k]->sym, 0);
-            if (t) flags[t->idx] = 1;
-          }
-        for (uint32_t a = 0; a < in->n_args; a++)
-          if (in->args[a].kind == TC_OPND_FUNC) {
-            fninfo *t = fn_lookup(e, c->unit, in->args[a].sym, 0);
-            if (t) flags[t->idx] = 1;
-          }
-        if (in->kind != TC_I_CALL || in->callee.indirect || caller_followed) continue;
+        if (in->kind != TC_I_CALL || in->callee.indirect) continue;
         fninfo *t = fn_lookup(e, c->unit, in->callee.usr, in->callee.name);
         if (t) flags[t->idx] = 1;
       }

@@ -749,7 +749,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
   tc_eng *e = c->fr.e;
   fninfo *fi = c->fr.fi;
   const tc_term *t = &fi->fn->blocks[b].term;
-  c->fr.in = e->rules->data_field ? term_insn(e, t) : NULL;
+  c->fr.in = e->f_data ? term_insn(e, t) : NULL;
   switch (t->kind) {
     case TC_T_GOTO:
       if (t->n_succ >= 1)
