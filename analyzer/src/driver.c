@@ -1,11 +1,15 @@
 /* analyzer/src/driver.c — one tagcheck run: configuration, rules, the list of units (compile
- * database entries or FILE -- ARGS, sharded), lowering them on -j threads (or from the cache),
- * merging their IR in unit order, one whole-program analysis, then suppressions, rule settings,
- * baseline, sorting, the report and the exit status. Also the editor-mode session.
+ * database entries or FILE -- ARGS, sharded), lowering them on -j threads in unit worker
+ * processes (or from the cache), merging their IR in unit order, the whole-program analysis of
+ * each component in a child process, then suppressions, rule settings, baseline, sorting, the
+ * report (replacing -o's file atomically) and the exit status. A unit whose parse or analysis
+ * crashes or runs past --unit-timeout is reported as not analyzed; the others are reported as
+ * usual. Also the editor-mode session.
  * TAGCHECK_STATS=1 prints each phase's time; TAGCHECK_GROUPS=N forces the analysis's root
  * groups (tests). */
 #include "driver.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +18,12 @@
 
 #include "driver/cache.h"
 #include "driver/components.h"
+#include "driver/isolate.h"
 #include "driver/jobs.h"
+#include "driver/worker.h"
 #include "engine/engine.h"
 #include "report/output.h"
+#include "util/bytes.h"
 
 #ifndef TC_DEFAULT_RULES_INSTALLED
 #define TC_DEFAULT_RULES_INSTALLED ""
@@ -216,7 +223,7 @@ static tc_program *merge_units(unit_list *ul, const size_t *idx, size_t n) {
 
 /* The key of the analysis of the units idx[0..n-1] (one component), or 0 when some unit has no
    digest. */
-static uint64_t results_cache_key(const tc_options *o, const unit_list *ul, const size_t *idx,
+static uint64_t results_cache_key(const tc_rules *rules, const unit_list *ul, const size_t *idx,
                                   size_t n_idx, const tc_engine_opts *eo) {
   uint64_t *d = calloc(n_idx ? n_idx : 1, sizeof *d);
   if (!d) return 0;
@@ -227,15 +234,7 @@ static uint64_t results_cache_key(const tc_options *o, const unit_list *ul, cons
     d[i] = u->cmd ? u->digest : tc_cache_failure_digest(ul->files[idx[i]], u->failure);
     if (!d[i]) break;
   }
-  if (i == n_idx) {
-    size_t n = o->n_rules_files ? o->n_rules_files : 1;
-    const char **paths = calloc(n, sizeof *paths);
-    if (paths) {
-      n = tc_driver_rules_paths(o, paths, n);
-      key = tc_cache_results_key(d, n_idx, paths, n, eo);
-      free(paths);
-    }
-  }
+  if (i == n_idx) key = tc_cache_results_key(d, n_idx, tc_rules_content_hash(rules), eo);
   free(d);
   return key;
 }
@@ -263,7 +262,7 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_rules
       if (comp[u] == c) idx[n++] = u;
     if (!n) continue;
     t->n_components++;
-    uint64_t key = cache ? results_cache_key(o, ul, idx, n, eo) : 0;
+    uint64_t key = cache ? results_cache_key(rules, ul, idx, n, eo) : 0;
     if (key && tc_cache_load_results(cache, key, r) == 0) {
       t->n_reused++;
       continue;
@@ -275,12 +274,19 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_rules
     tc_engine_stats es;
     memset(&es, 0, sizeof es);
     eo->stats = &es;
-    int arc = tc_engine_analyze(prog, rules, eo, &part);
+    char *why = NULL;
+    int arc = o->worker_exe ? tc_isolated_analyze(prog, rules, eo, o->unit_timeout, &part, &why)
+                            : tc_engine_analyze(prog, rules, eo, &part);
     eo->stats = NULL;
     tc_program_free(prog);
-    if (arc != 0) {
+    if (arc < 0) {
       tc_report_free(&part);
       goto done;
+    }
+    if (arc == 1) { /* every unit of the component is not analyzed, for that reason */
+      for (size_t k = 0; k < n; k++) tc_report_add_failure(r, ul->files[idx[k]], why);
+      free(why);
+      key = 0;
     }
     if (key) tc_cache_store_results(cache, key, &part);
     tc_report_take(r, &part);
@@ -296,18 +302,39 @@ done:
   return rc;
 }
 
-static FILE *open_output(const tc_options *o) {
-  if (!o->output || strcmp(o->output, "-") == 0) return stdout;
-  FILE *f = fopen(o->output, "w");
-  if (!f) fprintf(stderr, "tagcheck: cannot write %s\n", o->output);
-  return f;
+/* The report goes to stdout, or to memory and then replaces -o's file atomically: a full disk
+   or a killed run leaves the previous report as it was. */
+typedef struct output {
+  FILE *f;
+  char *buf;
+  size_t len;
+} output;
+
+static int open_output(const tc_options *o, output *out) {
+  memset(out, 0, sizeof *out);
+  if (!o->output || strcmp(o->output, "-") == 0) {
+    out->f = stdout;
+    return 0;
+  }
+  out->f = open_memstream(&out->buf, &out->len);
+  if (!out->f) fprintf(stderr, "tagcheck: out of memory for the report\n");
+  return out->f ? 0 : -1;
 }
 
-static int close_output(const tc_options *o, FILE *f) {
-  int bad = ferror(f) != 0;
-  if (f == stdout) bad |= fflush(f) != 0;
-  else bad |= fclose(f) != 0;
-  if (bad) fprintf(stderr, "tagcheck: error writing %s\n", o->output ? o->output : "the report");
+static int close_output(const tc_options *o, output *out) {
+  int bad = ferror(out->f) != 0;
+  if (out->f == stdout) {
+    bad |= fflush(out->f) != 0;
+    if (bad) fprintf(stderr, "tagcheck: error writing the report\n");
+    return bad ? -1 : 0;
+  }
+  bad |= fclose(out->f) != 0;
+  if (!bad && tc_write_file_atomically(o->output, out->buf, out->len) != 0) {
+    fprintf(stderr, "tagcheck: %s: cannot write the report: %s (the previous file is kept)\n",
+            o->output, strerror(errno));
+    bad = 1;
+  }
+  free(out->buf);
   return bad ? -1 : 0;
 }
 
@@ -373,7 +400,8 @@ int tc_driver_run(tc_options *o) {
     cache_dir = default_cache_dir(o, &db);
     if (cache_dir) cache = tc_cache_open(cache_dir);
   }
-  if (tc_jobs_run(ul.units, ul.n, o->jobs, cache) != 0) {
+  tc_jobs_opts jo = {o->jobs, cache, o->worker_exe, o->unit_timeout};
+  if (tc_jobs_run(ul.units, ul.n, &jo) != 0) {
     fprintf(stderr, "tagcheck: out of memory while lowering the units\n");
     status = 3;
     goto done;
@@ -392,10 +420,10 @@ int tc_driver_run(tc_options *o) {
       status = 3;
       goto done;
     }
-    FILE *out = open_output(o);
-    if (!out) goto done;
-    tc_ir_dump(prog, out);
-    if (close_output(o, out) != 0) goto done;
+    output out;
+    if (open_output(o, &out) != 0) goto done;
+    tc_ir_dump(prog, out.f);
+    if (close_output(o, &out) != 0) goto done;
     for (size_t i = 0; i < r.n_failures; i++)
       fprintf(stderr, "tagcheck: %s: %s\n", r.failures[i].file, r.failures[i].reason);
     status = r.n_failures ? 3 : 0;
@@ -419,10 +447,10 @@ int tc_driver_run(tc_options *o) {
     goto done;
   }
   tc_report_sort(&r);
-  FILE *out = open_output(o);
-  if (!out) goto done;
-  int wrc = tc_write_report(&r, o, out);
-  if (close_output(o, out) != 0 || wrc != 0) goto done;
+  output out;
+  if (open_output(o, &out) != 0) goto done;
+  int wrc = tc_write_report(&r, o, out.f);
+  if (close_output(o, &out) != 0 || wrc != 0) goto done;
   if (!o->quiet) summary(&r, n_cached);
   if (stats)
     fprintf(stderr,
@@ -439,6 +467,8 @@ done:
   tc_program_free(prog);
   units_free(&ul);
   tc_compdb_free(&db);
+  if (cache) tc_cache_prune(cache, (uint64_t)(o->cache_limit_mb > 0 ? o->cache_limit_mb : 1024)
+                                       << 20);
   tc_cache_close(cache);
   free(cache_dir);
   tc_rules_free(rules);
@@ -450,6 +480,7 @@ done:
 struct tc_session {
   const tc_options *opts;
   tc_rules *rules;
+  tc_worker *worker; /* parses the editor's units (NULL: in this process) */
 };
 
 tc_session *tc_session_new(const tc_options *o, char *err, size_t err_len) {
@@ -464,11 +495,18 @@ tc_session *tc_session_new(const tc_options *o, char *err, size_t err_len) {
     free(s);
     return NULL;
   }
+  if (o->worker_exe && !(s->worker = tc_worker_new(o->worker_exe))) {
+    snprintf(err, err_len, "out of memory");
+    tc_rules_free(s->rules);
+    free(s);
+    return NULL;
+  }
   return s;
 }
 
 void tc_session_free(tc_session *s) {
   if (!s) return;
+  tc_worker_free(s->worker);
   tc_rules_free(s->rules);
   free(s);
 }
@@ -487,18 +525,25 @@ typedef struct session_call {
 static void session_analyze(void *arg) {
   session_call *c = arg;
   c->rc = -1;
-  tc_parser *parser = tc_parser_new();
-  if (!parser) {
-    snprintf(c->err, c->err_len, "out of memory");
-    return;
-  }
+  const tc_options *o = c->s->opts;
   tc_parse_result pr;
-  if (tc_parse_unit(parser, c->cmd, c->unsaved, c->n_unsaved, 0, &pr) != 0) {
-    snprintf(c->err, c->err_len, "out of memory");
+  if (c->s->worker) { /* a unit that crashes or hangs libclang costs this request only */
+    if (tc_worker_parse(c->s->worker, c->cmd, c->unsaved, c->n_unsaved, 0, o->unit_timeout,
+                        &pr, c->err, c->err_len) < 0)
+      return;
+  } else {
+    tc_parser *parser = tc_parser_new();
+    if (!parser) {
+      snprintf(c->err, c->err_len, "out of memory");
+      return;
+    }
+    int prc = tc_parse_unit(parser, c->cmd, c->unsaved, c->n_unsaved, 0, &pr);
     tc_parser_free(parser);
-    return;
+    if (prc != 0) {
+      snprintf(c->err, c->err_len, "out of memory");
+      return;
+    }
   }
-  tc_parser_free(parser);
   if (!pr.prog) {
     snprintf(c->err, c->err_len, "%s", pr.failure ? pr.failure : "libclang could not parse");
     tc_parse_result_free(&pr);
@@ -510,10 +555,17 @@ static void session_analyze(void *arg) {
   tc_report_add_builtin_rules(r);
   tc_rules_describe(c->s->rules, r);
   tc_engine_opts eo = engine_opts(c->s->opts);
-  if (tc_engine_analyze(pr.prog, c->s->rules, &eo, r) != 0) {
+  char *why = NULL;
+  int arc = o->worker_exe ? tc_isolated_analyze(pr.prog, c->s->rules, &eo, o->unit_timeout, r, &why)
+                          : tc_engine_analyze(pr.prog, c->s->rules, &eo, r);
+  if (arc < 0) {
     snprintf(c->err, c->err_len, "the analysis ran out of memory");
     tc_parse_result_free(&pr);
     return;
+  }
+  if (arc == 1) {
+    tc_report_add_failure(r, c->cmd->file, why);
+    free(why);
   }
   tc_parse_result_free(&pr);
   tc_apply_suppressions(r);

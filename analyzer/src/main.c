@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "driver.h"
+#include "driver/worker.h"
 #include "lsp/lsp.h"
 #include "options.h"
 #include "report/output.h"
@@ -29,6 +31,9 @@ static void usage(FILE *f) {
         "  --lsp              serve the Language Server Protocol on stdin/stdout\n"
         "  --cache-dir DIR    analysis cache directory (default: DIR/.tagcheck-cache for -p DIR)\n"
         "  --no-cache         neither read nor write the analysis cache\n"
+        "  --cache-limit MB   prune the cache to this size, oldest entries first (default 1024)\n"
+        "  --unit-timeout S   a unit whose parse, or whose program's analysis, takes longer\n"
+        "                     is reported as not analyzed (default 300; 0: no limit)\n"
         "  --root DIR         %SRCROOT% for SARIF URIs (default: the current directory)\n"
         "  --baseline FILE    report only findings that are not in this SARIF file\n"
         "  --config FILE      configuration file (default: .tagcheck.json found walking up)\n"
@@ -61,6 +66,7 @@ static void options_free(tc_options *o) {
   free(o->root);
   free(o->baseline);
   free(o->config);
+  free(o->worker_exe);
   free_list(o->unavailable, o->n_unavailable);
   free_list(o->enable_rules, o->n_enable_rules);
   free_list(o->disable_rules, o->n_disable_rules);
@@ -100,7 +106,8 @@ static int parse_int(const char *s, long *out) {
 /* Options that take a value: name, and whether it also has a one-letter joined form (-pDIR). */
 static const char *const valued[] = {"-p", "--rules", "--format", "-o", "-j", "--cache-dir",
                                      "--root", "--baseline", "--config", "--fail-on", "--shard",
-                                     "--unavailable", "--enable", "--disable"};
+                                     "--unavailable", "--enable", "--disable",
+                                     "--unit-timeout", "--cache-limit"};
 
 /* Matches argv[*i] against an option taking a value; sets *val. Returns 1 on a match, 0 if the
    argument is not this option, -1 if the value is missing. */
@@ -148,6 +155,25 @@ static int apply_value(tc_options *o, const char *name, const char *v) {
     return 0;
   }
   if (!strcmp(name, "--cache-dir")) return set_string(&o->cache_dir, v);
+  if (!strcmp(name, "--unit-timeout")) {
+    char *end;
+    errno = 0;
+    double t = strtod(v, &end);
+    if (errno || end == v || *end || !(t >= 0) || t > 1e7) {
+      fprintf(stderr, "tagcheck: --unit-timeout needs a number of seconds, 0 for no limit (not '%s')\n", v);
+      return -2;
+    }
+    o->unit_timeout = t;
+    return 0;
+  }
+  if (!strcmp(name, "--cache-limit")) {
+    if (parse_int(v, &n) != 0 || n < 1 || n > 1000000) {
+      fprintf(stderr, "tagcheck: --cache-limit needs a size in MB from 1 to 1000000 (not '%s')\n", v);
+      return -2;
+    }
+    o->cache_limit_mb = n;
+    return 0;
+  }
   if (!strcmp(name, "--root")) return set_string(&o->root, v);
   if (!strcmp(name, "--baseline")) return set_string(&o->baseline, v);
   if (!strcmp(name, "--config")) return set_string(&o->config, v);
@@ -243,11 +269,25 @@ static int parse_args(int argc, char **argv, tc_options *o) {
   return 0;
 }
 
+/* This binary, for unit workers; NULL (everything in this process) when it cannot be found or
+   TAGCHECK_IN_PROCESS is set (debugging). */
+static char *self_exe(void) {
+  const char *in = getenv("TAGCHECK_IN_PROCESS");
+  if (in && in[0]) return NULL;
+  /* the kernel resolves it for the process that starts the worker: this very binary, even if
+     the file has been replaced since (a long-lived language server across a rebuild) */
+  if (access("/proc/self/exe", X_OK) != 0) return NULL;
+  return strdup("/proc/self/exe");
+}
+
 int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--unit-worker") == 0) return tc_worker_main();
   if (argc > 1 && strcmp(argv[1], "merge") == 0) return tc_merge_main(argc - 1, argv + 1);
   tc_options o;
   memset(&o, 0, sizeof o);
+  o.unit_timeout = 300;
   int rc = parse_args(argc, argv, &o);
+  if (rc == 0) o.worker_exe = self_exe();
   if (rc == 0) {
     if (o.lsp) rc = tc_lsp_serve(&o, stdin, stdout);
     else rc = tc_driver_run(&o);

@@ -33,6 +33,11 @@ typedef struct tc_options {
   size_t n_disable_rules;
   int dump_ir;             /* --dump-ir: print the lowered IR (debugging) */
   int quiet;               /* -q: no summary line on stderr */
+  double unit_timeout;     /* --unit-timeout SECONDS: per unit's parse, per program's analysis
+                              (main.c sets the default, 300; 0: no limit) */
+  long cache_limit_mb;     /* --cache-limit MB: the cache is pruned to this size (0: 1024) */
+  char *worker_exe;        /* the tagcheck binary, for unit workers and isolated analyses
+                              (main.c sets it; NULL: everything in this process) */
   char **files;            /* FILE... */
   size_t n_files;
   char **extra_args;       /* after --: compiler arguments for FILEs */

@@ -1,7 +1,9 @@
 /* tests/frontend/test_jobs.c — lowering many units on worker threads and the analysis cache:
  * the merged program is the same whatever the number of jobs; a second run takes every unit
  * from the cache and gives the same program; editing a header re-parses exactly the units that
- * include it; other arguments miss; a unit's failure is remembered with its IR. */
+ * include it; other arguments miss; a unit's failure is remembered with its IR; a damage of
+ * any single byte of an entry is a miss, never a different result; pruning keeps the newest
+ * entries under the bound and removes a killed run's temporary files. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <glob.h>
+#include <time.h>
 
 #include "driver/cache.h"
 #include "driver/jobs.h"
@@ -63,7 +69,8 @@ static void run(project *pr, int jobs, tc_cache *cache, run_result *out) {
   tc_job_unit units[N_UNITS];
   memset(units, 0, sizeof units);
   for (int i = 0; i < N_UNITS; i++) units[i].cmd = &pr->cmds[i];
-  assert_int_equal(tc_jobs_run(units, N_UNITS, jobs, cache), 0);
+  tc_jobs_opts jo = {jobs, cache, NULL, 0};
+  assert_int_equal(tc_jobs_run(units, N_UNITS, &jo), 0);
   tc_program *all = tc_program_new();
   for (int i = 0; i < N_UNITS; i++) {
     out->from_cache[i] = units[i].from_cache;
@@ -153,10 +160,172 @@ static void test_cache(void **state) {
   free_project(&pr);
 }
 
+static unsigned char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  fseek(f, 0, SEEK_END);
+  *len = (size_t)ftell(f);
+  fseek(f, 0, SEEK_SET);
+  unsigned char *b = malloc(*len);
+  assert_non_null(b);
+  assert_int_equal(fread(b, 1, *len, f), *len);
+  fclose(f);
+  return b;
+}
+
+static void spill(const char *path, const unsigned char *b, size_t len) {
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(b, 1, len, f), len);
+  fclose(f);
+}
+
+static void test_cache_every_byte_damaged(void **state) {
+  (void)state;
+  project pr;
+  make_project(&pr);
+  char cache_dir[1024];
+  snprintf(cache_dir, sizeof cache_dir, "%s/.tagcheck-cache", pr.dir);
+  tc_cache *c = tc_cache_open(cache_dir);
+  run_result cold;
+  run(&pr, 1, c, &cold);
+  tc_cache_close(c);
+  free(cold.dump);
+  /* one unit's entry: find whose it is */
+  char pattern[1100];
+  snprintf(pattern, sizeof pattern, "%s/*.tcc", cache_dir);
+  glob_t g;
+  assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+  assert_true(g.gl_pathc == N_UNITS);
+  for (size_t i = 1; i < g.gl_pathc; i++) remove(g.gl_pathv[i]);
+  int owner = -1;
+  c = tc_cache_open(cache_dir);
+  for (int i = 0; i < N_UNITS; i++) {
+    char *failure;
+    uint64_t digest;
+    tc_program *p = tc_cache_lookup(c, &pr.cmds[i], &failure, &digest);
+    if (p) owner = i;
+    tc_program_free(p);
+    free(failure);
+  }
+  tc_cache_close(c);
+  assert_true(owner >= 0);
+  size_t len;
+  unsigned char *pristine = slurp(g.gl_pathv[0], &len);
+  unsigned char *damaged = malloc(len);
+  assert_non_null(damaged);
+  size_t misses = 0;
+  for (size_t i = 0; i < len; i++) {
+    memcpy(damaged, pristine, len);
+    damaged[i] ^= (unsigned char)(1u << (i % 8)) | (unsigned char)(i * 37);
+    if (damaged[i] == pristine[i]) damaged[i] ^= 0x80;
+    spill(g.gl_pathv[0], damaged, len);
+    c = tc_cache_open(cache_dir);
+    char *failure;
+    uint64_t digest;
+    tc_program *p = tc_cache_lookup(c, &pr.cmds[owner], &failure, &digest);
+    tc_cache_close(c);
+    misses += p == NULL;
+    tc_program_free(p);
+    free(failure);
+  }
+  assert_int_equal(misses, len); /* every single-byte damage detected */
+  spill(g.gl_pathv[0], pristine, len - 1); /* truncated */
+  c = tc_cache_open(cache_dir);
+  char *failure;
+  uint64_t digest;
+  assert_null(tc_cache_lookup(c, &pr.cmds[owner], &failure, &digest));
+  spill(g.gl_pathv[0], pristine, len); /* and intact again: a hit */
+  tc_program *p = tc_cache_lookup(c, &pr.cmds[owner], &failure, &digest);
+  assert_non_null(p);
+  tc_program_free(p);
+  free(failure);
+  /* a results entry likewise */
+  tc_report r;
+  tc_report_init(&r);
+  tc_loc loc = {(char *)"/x/a.c", 3, 4, 3, 9};
+  tc_diag *d = tc_report_add(&r, "backend-mismatch", TC_LEVEL_ERROR, &loc, "dt_add", "f", "m");
+  tc_diag_add_note(d, &loc, "note");
+  tc_cache_store_results(c, 42, &r);
+  tc_report_free(&r);
+  char rpath[1100];
+  snprintf(rpath, sizeof rpath, "%s/results-%016llx.tcr", cache_dir, 42ull);
+  size_t rlen;
+  unsigned char *rpristine = slurp(rpath, &rlen);
+  for (size_t i = 0; i < rlen; i++) {
+    unsigned char *b = malloc(rlen);
+    memcpy(b, rpristine, rlen);
+    b[i] ^= 0x5a;
+    spill(rpath, b, rlen);
+    free(b);
+    tc_report out;
+    tc_report_init(&out);
+    assert_int_equal(tc_cache_load_results(c, 42, &out), -1);
+    assert_int_equal(out.n_diags, 0);
+    tc_report_free(&out);
+  }
+  spill(rpath, rpristine, rlen);
+  tc_report out;
+  tc_report_init(&out);
+  assert_int_equal(tc_cache_load_results(c, 42, &out), 0);
+  assert_int_equal(out.n_diags, 1);
+  assert_int_equal(out.diags[0].n_notes, 1);
+  tc_report_free(&out);
+  tc_cache_close(c);
+  free(rpristine);
+  free(pristine);
+  free(damaged);
+  globfree(&g);
+  free_project(&pr);
+}
+
+static void set_mtime(const char *path, time_t t) {
+  struct timeval tv[2] = {{t, 0}, {t, 0}};
+  assert_int_equal(utimes(path, tv), 0);
+}
+
+static void test_cache_prune(void **state) {
+  (void)state;
+  char dir[512];
+  fe_tmpdir(dir, sizeof dir);
+  char path[1024];
+  static unsigned char block[100 * 1024];
+  time_t now = time(NULL);
+  for (int i = 0; i < 10; i++) {
+    snprintf(path, sizeof path, "%s/%016d.tcc", dir, i);
+    spill(path, block, sizeof block);
+    set_mtime(path, now - 1000 + i * 10); /* entry 9 is the most recently used */
+  }
+  snprintf(path, sizeof path, "%s/.00.tcc.tagcheck-1-0.tmp", dir);
+  spill(path, block, 10);
+  set_mtime(path, now - 7200); /* a killed run's, two hours ago */
+  snprintf(path, sizeof path, "%s/.01.tcc.tagcheck-2-0.tmp", dir);
+  spill(path, block, 10); /* a live run's */
+  tc_cache *c = tc_cache_open(dir);
+  tc_cache_prune(c, 500 * 1024);
+  tc_cache_close(c);
+  struct stat st;
+  int kept = 0;
+  for (int i = 0; i < 10; i++) {
+    snprintf(path, sizeof path, "%s/%016d.tcc", dir, i);
+    int there = stat(path, &st) == 0;
+    kept += there;
+    if (i >= 6) assert_true(there); /* the newest survive */
+  }
+  assert_true(kept * 100 <= 500 && kept >= 4);
+  snprintf(path, sizeof path, "%s/.00.tcc.tagcheck-1-0.tmp", dir);
+  assert_int_not_equal(stat(path, &st), 0);
+  snprintf(path, sizeof path, "%s/.01.tcc.tagcheck-2-0.tmp", dir);
+  assert_int_equal(stat(path, &st), 0);
+  fe_rmdir(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_jobs_deterministic),
     cmocka_unit_test(test_cache),
+    cmocka_unit_test(test_cache_every_byte_damaged),
+    cmocka_unit_test(test_cache_prune),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

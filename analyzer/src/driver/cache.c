@@ -1,26 +1,44 @@
 /* analyzer/src/driver/cache.c — the analysis cache: one file per unit in the cache directory,
- * named by a hash of the unit's file and arguments (and the IR format), holding those key
- * strings, the content hash of every file the unit read, the unit's failure and its serialized
- * IR. An entry is used only if every recorded file still hashes the same; each file is hashed
- * at most once per run (a memo shared by the workers). A second kind of entry, results.tcr,
- * keeps the findings of the last whole-program analysis with the key of its inputs. Stores go
- * through a temporary file and rename(), so a concurrent or interrupted run never sees half an
- * entry. */
+ * named by a hash of the unit's identity (its file, directory and arguments, the environment
+ * variables that change a compiler's include path, libclang's resource directory, the IR
+ * format), holding those key strings, the content hash of every file the unit read, the paths
+ * that must still not exist (earlier candidates on the include path of every header it read,
+ * and the candidates of headers it did not find), the unit's failure, its serialized IR and a
+ * checksum of all of it. An entry is used only if its checksum holds, every recorded file still
+ * hashes the same and no recorded absent path has appeared; files are hashed and paths probed
+ * at most once per run (a hash table shared by the workers). A second kind of entry,
+ * results-KEY.tcr, keeps one component's findings. Stores go through a temporary file and
+ * rename(); entries used are touched, and tc_cache_prune keeps the directory under a bound,
+ * least recently used first, and removes temporary files that killed runs left. */
 #include "driver/cache.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "report/report_codec.h"
+#include "util/bytes.h"
 
 #ifndef TC_VERSION
 #define TC_VERSION "0"
 #endif
+#ifndef TC_CLANG_RESOURCE_DIR
+#define TC_CLANG_RESOURCE_DIR ""
+#endif
 
-#define CACHE_MAGIC "TCCACHE2"
+#define CACHE_MAGIC "TCCACHE3"
+#define RESULTS_MAGIC "TCRESULTS2"
+
+/* Environment variables that change where a compiler looks for headers. */
+static const char *const include_env[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
+                                          "OBJC_INCLUDE_PATH"};
 
 typedef struct memo_entry {
   char *path;
@@ -32,18 +50,9 @@ struct tc_cache {
   char *dir;
   int dir_ready;
   pthread_mutex_t lock; /* guards the memo and dir_ready */
-  memo_entry *memo;
+  memo_entry *memo;     /* open addressing, power-of-two capacity */
   size_t n_memo, cap_memo;
-  unsigned long seq; /* temporary file names */
 };
-
-static uint64_t fnv64(uint64_t h, const void *data, size_t n) {
-  const unsigned char *p = data;
-  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
-  return h;
-}
-
-#define FNV_INIT 1469598103934665603ull
 
 tc_cache *tc_cache_open(const char *dir) {
   tc_cache *c = calloc(1, sizeof *c);
@@ -59,135 +68,48 @@ tc_cache *tc_cache_open(const char *dir) {
 
 void tc_cache_close(tc_cache *c) {
   if (!c) return;
-  for (size_t i = 0; i < c->n_memo; i++) free(c->memo[i].path);
+  for (size_t i = 0; i < c->cap_memo; i++) free(c->memo[i].path);
   free(c->memo);
   pthread_mutex_destroy(&c->lock);
   free(c->dir);
   free(c);
 }
 
-/* ---- byte buffers ---- */
+/* ---- the per-run memo of file hashes ---- */
 
-typedef struct bbuf {
-  unsigned char *p;
-  size_t len, cap;
-  int bad;
-} bbuf;
+static uint64_t str_hash(const char *s) { return tc_fnv64(TC_FNV_INIT, s, strlen(s)); }
 
-static void bb_put(bbuf *b, const void *data, size_t n) {
-  if (b->bad) return;
-  if (b->len + n > b->cap) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + n) cap *= 2;
-    unsigned char *np = realloc(b->p, cap);
-    if (!np) {
-      b->bad = 1;
-      return;
-    }
-    b->p = np;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->len, data, n);
-  b->len += n;
+/* The slot of path (empty when absent); the caller holds the lock and cap_memo > 0. */
+static memo_entry *memo_slot(tc_cache *c, const char *path) {
+  size_t mask = c->cap_memo - 1, i = (size_t)str_hash(path) & mask;
+  while (c->memo[i].path && strcmp(c->memo[i].path, path) != 0) i = (i + 1) & mask;
+  return &c->memo[i];
 }
 
-static void bb_u64(bbuf *b, uint64_t v) {
-  unsigned char x[8];
-  for (int i = 0; i < 8; i++) x[i] = (unsigned char)(v >> (8 * i));
-  bb_put(b, x, 8);
-}
-
-static void bb_str(bbuf *b, const char *s) {
-  size_t n = s ? strlen(s) : 0;
-  bb_u64(b, n);
-  bb_put(b, s ? s : "", n);
-}
-
-typedef struct rd {
-  const unsigned char *p;
-  size_t len, pos;
-  int bad;
-} rd;
-
-static uint64_t rd_u64(rd *r) {
-  if (r->bad || r->len - r->pos < 8) {
-    r->bad = 1;
-    return 0;
-  }
-  uint64_t v = 0;
-  for (int i = 0; i < 8; i++) v |= (uint64_t)r->p[r->pos + i] << (8 * i);
-  r->pos += 8;
-  return v;
-}
-
-/* A pointer to n bytes in the buffer (not NUL-terminated), or NULL. */
-static const char *rd_bytes(rd *r, uint64_t n) {
-  if (r->bad || n > r->len - r->pos) {
-    r->bad = 1;
-    return NULL;
-  }
-  const char *s = (const char *)r->p + r->pos;
-  r->pos += (size_t)n;
-  return s;
-}
-
-static int read_file(const char *path, unsigned char **data, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return -1;
-  unsigned char *buf = NULL;
-  size_t n = 0, cap = 0, got;
-  unsigned char tmp[65536];
-  while ((got = fread(tmp, 1, sizeof tmp, f)) > 0) {
-    if (n + got > cap) {
-      cap = (n + got) * 2;
-      unsigned char *nb = realloc(buf, cap);
-      if (!nb) {
-        free(buf);
-        fclose(f);
-        return -1;
-      }
-      buf = nb;
-    }
-    memcpy(buf + n, tmp, got);
-    n += got;
-  }
-  int err = ferror(f);
-  fclose(f);
-  if (err) {
-    free(buf);
+static int memo_grow(tc_cache *c) {
+  size_t cap = c->cap_memo ? c->cap_memo * 2 : 1024;
+  memo_entry *old = c->memo;
+  size_t old_cap = c->cap_memo;
+  c->memo = calloc(cap, sizeof *c->memo);
+  if (!c->memo) {
+    c->memo = old;
     return -1;
   }
-  *data = buf;
-  *len = n;
+  c->cap_memo = cap;
+  for (size_t i = 0; i < old_cap; i++)
+    if (old[i].path) *memo_slot(c, old[i].path) = old[i];
+  free(old);
   return 0;
-}
-
-/* ---- keys and file hashes ---- */
-
-/* The unit's identity: format, tool version, file, arguments. */
-static void key_string(const tc_compile_cmd *cmd, bbuf *b) {
-  bb_str(b, CACHE_MAGIC);
-  bb_str(b, TC_VERSION);
-  bb_str(b, cmd->file);
-  bb_str(b, cmd->directory);
-  for (size_t i = 0; i < cmd->argc; i++) bb_str(b, cmd->argv[i]);
-}
-
-static char *entry_path(const tc_cache *c, const bbuf *key) {
-  uint64_t h = fnv64(FNV_INIT, key->p, key->len);
-  size_t n = strlen(c->dir) + 32;
-  char *p = malloc(n);
-  if (p) snprintf(p, n, "%s/%016llx.tcc", c->dir, (unsigned long long)h);
-  return p;
 }
 
 /* The content hash of path, memoized for the run; 0 with *missing set when unreadable. */
 static uint64_t file_hash(tc_cache *c, const char *path, int *missing) {
   pthread_mutex_lock(&c->lock);
-  for (size_t i = 0; i < c->n_memo; i++) {
-    if (strcmp(c->memo[i].path, path) == 0) {
-      uint64_t h = c->memo[i].hash;
-      *missing = c->memo[i].missing;
+  if (c->cap_memo) {
+    memo_entry *e = memo_slot(c, path);
+    if (e->path) {
+      uint64_t h = e->hash;
+      *missing = e->missing;
       pthread_mutex_unlock(&c->lock);
       return h;
     }
@@ -196,87 +118,287 @@ static uint64_t file_hash(tc_cache *c, const char *path, int *missing) {
   unsigned char *data = NULL;
   size_t len = 0;
   uint64_t h = 0;
-  *missing = read_file(path, &data, &len) != 0;
-  if (!*missing) h = fnv64(FNV_INIT, data, len) ^ len;
+  struct stat st;
+  /* a folder "exists" too (an absent candidate may appear as one); only regular files are
+     read (a damaged entry naming /dev/zero or a FIFO must not hang the run) */
+  if (stat(path, &st) != 0 || (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))) {
+    *missing = 1;
+  } else if (S_ISDIR(st.st_mode)) {
+    *missing = 0;
+    h = 1;
+  } else {
+    *missing = tc_read_file(path, &data, &len) != 0;
+    if (!*missing) h = tc_fnv64(TC_FNV_INIT, data, len) ^ len;
+  }
   free(data);
   pthread_mutex_lock(&c->lock);
-  if (c->n_memo == c->cap_memo) {
-    size_t cap = c->cap_memo ? c->cap_memo * 2 : 256;
-    memo_entry *m = realloc(c->memo, cap * sizeof *m);
-    if (m) {
-      c->memo = m;
-      c->cap_memo = cap;
+  if ((c->n_memo + 1) * 2 <= c->cap_memo || memo_grow(c) == 0) {
+    memo_entry *e = memo_slot(c, path);
+    if (!e->path) {
+      char *copy = strdup(path);
+      if (copy) {
+        *e = (memo_entry){copy, h, *missing};
+        c->n_memo++;
+      }
     }
-  }
-  if (c->n_memo < c->cap_memo) {
-    char *copy = strdup(path);
-    if (copy) c->memo[c->n_memo++] = (memo_entry){copy, h, *missing};
   }
   pthread_mutex_unlock(&c->lock);
   return h;
 }
 
+static int path_exists(tc_cache *c, const char *path) {
+  int missing;
+  file_hash(c, path, &missing);
+  return !missing;
+}
+
+/* ---- keys ---- */
+
+/* The unit's identity: format, tool version, libclang, file, arguments, include environment. */
+static void key_string(const tc_compile_cmd *cmd, tc_bbuf *b) {
+  tc_bb_str(b, CACHE_MAGIC);
+  tc_bb_str(b, TC_VERSION);
+  tc_bb_str(b, TC_CLANG_RESOURCE_DIR);
+  tc_bb_str(b, cmd->file);
+  tc_bb_str(b, cmd->directory);
+  tc_bb_u64(b, cmd->argc);
+  for (size_t i = 0; i < cmd->argc; i++) tc_bb_str(b, cmd->argv[i]);
+  for (size_t i = 0; i < sizeof include_env / sizeof include_env[0]; i++) {
+    const char *v = getenv(include_env[i]);
+    tc_bb_str(b, include_env[i]);
+    tc_bb_str(b, v ? v : "\x01unset");
+  }
+}
+
+static char *entry_path(const tc_cache *c, const tc_bbuf *key) {
+  uint64_t h = tc_fnv64(TC_FNV_INIT, key->p, key->len);
+  size_t n = strlen(c->dir) + 32;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s/%016llx.tcc", c->dir, (unsigned long long)h);
+  return p;
+}
+
+/* ---- the include search path, for the paths that must not appear ---- */
+
+typedef struct str_list {
+  char **v;
+  size_t n, cap;
+  int oom;
+} str_list;
+
+static void list_push(str_list *l, char *s) { /* takes s */
+  if (!s) {
+    l->oom = 1;
+    return;
+  }
+  for (size_t i = 0; i < l->n; i++)
+    if (strcmp(l->v[i], s) == 0) {
+      free(s);
+      return;
+    }
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 16;
+    char **v = realloc(l->v, cap * sizeof *v);
+    if (!v) {
+      free(s);
+      l->oom = 1;
+      return;
+    }
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n++] = s;
+}
+
+static void list_free(str_list *l) {
+  for (size_t i = 0; i < l->n; i++) free(l->v[i]);
+  free(l->v);
+  memset(l, 0, sizeof *l);
+}
+
+static void push_dir(str_list *l, const char *dir, size_t len, const char *base) {
+  if (len == 0) return;
+  char *d = strndup(dir, len);
+  if (!d) {
+    l->oom = 1;
+    return;
+  }
+  while (strlen(d) > 1 && d[strlen(d) - 1] == '/') d[strlen(d) - 1] = '\0';
+  char *abs = tc_path_absolute(d, base);
+  free(d);
+  list_push(l, abs);
+}
+
+/* The folders a unit's headers are looked up in, in the order a compiler searches them: the
+   main file's folder, -iquote, -I, -isystem, the environment's paths, -idirafter. The
+   compiler's own system folders are not listed (their headers are hashed like any other). */
+static void search_dirs(const tc_compile_cmd *cmd, str_list *out) {
+  static const char *const flags[] = {"-iquote", "-I", "-isystem", "-idirafter"};
+  const char *slash = strrchr(cmd->file, '/');
+  if (slash) push_dir(out, cmd->file, slash == cmd->file ? 1 : (size_t)(slash - cmd->file), NULL);
+  for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+    if (f == 3) /* the environment's paths come before -idirafter */
+      for (size_t e = 0; e < sizeof include_env / sizeof include_env[0]; e++) {
+        const char *v = getenv(include_env[e]);
+        while (v && *v) {
+          const char *colon = strchr(v, ':');
+          size_t n = colon ? (size_t)(colon - v) : strlen(v);
+          push_dir(out, v, n, cmd->directory);
+          v = colon ? colon + 1 : NULL;
+        }
+      }
+    size_t fl = strlen(flags[f]);
+    for (size_t i = 0; i < cmd->argc; i++) {
+      const char *a = cmd->argv[i];
+      if (strncmp(a, flags[f], fl) != 0) continue;
+      if (a[fl] == '\0' && i + 1 < cmd->argc) {
+        i++;
+        push_dir(out, cmd->argv[i], strlen(cmd->argv[i]), cmd->directory);
+      } else if (a[fl] != '\0' && (f != 1 || a[fl] != '-'))
+        push_dir(out, a + fl, strlen(a + fl), cmd->directory);
+    }
+  }
+}
+
+static char *join(const char *dir, const char *rel) {
+  size_t n = strlen(dir) + strlen(rel) + 2;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, rel);
+  return p;
+}
+
+/* The paths whose appearance would change what the unit includes: for every header read from
+   a search folder S as S/REL, REL in every other search folder; for every header not found,
+   its name in every search folder. Only those absent now are kept. */
+static void absent_paths(tc_cache *c, const tc_compile_cmd *cmd, char *const *deps,
+                         size_t n_deps, char *const *missing, size_t n_missing, str_list *out) {
+  str_list dirs = {0};
+  search_dirs(cmd, &dirs);
+  for (size_t i = 0; i < n_deps && !out->oom; i++) {
+    for (size_t s = 0; s < dirs.n; s++) {
+      size_t sl = strlen(dirs.v[s]);
+      if (strncmp(deps[i], dirs.v[s], sl) != 0 || deps[i][sl] != '/') continue;
+      const char *rel = deps[i] + sl + 1;
+      for (size_t x = 0; x < dirs.n; x++) {
+        if (x == s) continue;
+        char *cand = join(dirs.v[x], rel);
+        if (cand && !path_exists(c, cand)) list_push(out, cand);
+        else free(cand);
+      }
+    }
+  }
+  for (size_t i = 0; i < n_missing && !out->oom; i++) {
+    if (missing[i][0] == '/') {
+      if (!path_exists(c, missing[i])) list_push(out, strdup(missing[i]));
+      continue;
+    }
+    for (size_t x = 0; x < dirs.n; x++) {
+      char *cand = join(dirs.v[x], missing[i]);
+      if (cand && !path_exists(c, cand)) list_push(out, cand);
+      else free(cand);
+    }
+  }
+  if (dirs.oom) out->oom = 1;
+  list_free(&dirs);
+}
+
 /* ---- lookup ---- */
 
 static uint64_t unit_digest(const void *ir, size_t ir_len, const char *failure, size_t flen) {
-  uint64_t h = fnv64(FNV_INIT, ir, ir_len);
-  h = fnv64(h ^ ir_len, "\0", 1);
-  return fnv64(h, failure ? failure : "", flen) ^ ((uint64_t)flen << 32);
+  uint64_t h = tc_fnv64(TC_FNV_INIT, ir, ir_len);
+  h = tc_fnv64(h ^ ir_len, "\0", 1);
+  return tc_fnv64(h, failure ? failure : "", flen) ^ ((uint64_t)flen << 32);
 }
 
 uint64_t tc_cache_failure_digest(const char *file, const char *failure) {
-  uint64_t h = fnv64(FNV_INIT, file, strlen(file) + 1);
+  uint64_t h = tc_fnv64(TC_FNV_INIT, file, strlen(file) + 1);
   return unit_digest(&h, sizeof h, failure, failure ? strlen(failure) : 0);
+}
+
+/* Reads an entry and checks its trailing checksum. Returns 0 with *data and *len (the payload,
+   checksum excluded), or -1. */
+static int read_checked(const char *path, unsigned char **data, size_t *len) {
+  if (tc_read_file(path, data, len) != 0) return -1;
+  if (*len < 8) goto bad;
+  tc_rd t = {*data + *len - 8, 8, 0, 0};
+  uint64_t sum = tc_rd_u64(&t);
+  *len -= 8;
+  if (tc_fnv64(TC_FNV_INIT, *data, *len) != sum) goto bad;
+  return 0;
+bad:
+  free(*data);
+  *data = NULL;
+  return -1;
+}
+
+static int write_checked(const char *path, tc_bbuf *b) {
+  tc_bb_u64(b, tc_fnv64(TC_FNV_INIT, b->p, b->len));
+  if (b->bad) return -1;
+  return tc_write_file_atomically(path, b->p, b->len);
+}
+
+/* Marks an entry as just used, for the pruning's least-recently-used order. */
+static void touch(const char *path) { utimensat(AT_FDCWD, path, NULL, 0); }
+
+/* Every recorded file still hashes the same and every recorded absent path is still absent. */
+static int entry_fresh(tc_cache *c, tc_rd *r) {
+  uint64_t n_deps = tc_rd_u64(r);
+  for (uint64_t i = 0; i < n_deps && !r->bad; i++) {
+    char *dep = tc_rd_strdup(r);
+    uint64_t h = tc_rd_u64(r);
+    int missing = 1;
+    uint64_t now = dep ? file_hash(c, dep, &missing) : 0;
+    free(dep);
+    if (missing || now != h) return 0;
+  }
+  uint64_t n_absent = tc_rd_u64(r);
+  for (uint64_t i = 0; i < n_absent && !r->bad; i++) {
+    char *p = tc_rd_strdup(r);
+    int appeared = p && path_exists(c, p);
+    free(p);
+    if (appeared) return 0;
+  }
+  return !r->bad;
 }
 
 tc_program *tc_cache_lookup(tc_cache *c, const tc_compile_cmd *cmd, char **failure,
                             uint64_t *digest) {
   *failure = NULL;
   *digest = 0;
-  bbuf key = {0};
+  tc_bbuf key = {0};
   key_string(cmd, &key);
   char *path = key.bad ? NULL : entry_path(c, &key);
   unsigned char *data = NULL;
   size_t len = 0;
   tc_program *prog = NULL;
-  if (!path || read_file(path, &data, &len) != 0) goto done;
-  rd r = {data, len, 0, 0};
-  uint64_t klen = rd_u64(&r);
-  const char *k = rd_bytes(&r, klen);
+  if (!path || read_checked(path, &data, &len) != 0) goto done;
+  tc_rd r = {data, len, 0, 0};
+  uint64_t klen = tc_rd_u64(&r);
+  const char *k = tc_rd_bytes(&r, klen);
   if (!k || klen != key.len || memcmp(k, key.p, key.len) != 0) goto done; /* hash collision */
-  uint64_t n_deps = rd_u64(&r);
-  for (uint64_t i = 0; i < n_deps && !r.bad; i++) {
-    uint64_t plen = rd_u64(&r);
-    const char *pp = rd_bytes(&r, plen);
-    uint64_t h = rd_u64(&r);
-    if (!pp) goto done;
-    char *dep = malloc((size_t)plen + 1);
-    if (!dep) goto done;
-    memcpy(dep, pp, (size_t)plen);
-    dep[plen] = '\0';
-    int missing;
-    uint64_t now = file_hash(c, dep, &missing);
-    free(dep);
-    if (missing || now != h) goto done; /* stale */
-  }
-  uint64_t flen = rd_u64(&r);
-  const char *f = rd_bytes(&r, flen);
-  uint64_t ilen = rd_u64(&r);
-  const char *ir = rd_bytes(&r, ilen);
+  if (!entry_fresh(c, &r)) goto done; /* stale */
+  uint64_t flen = tc_rd_u64(&r);
+  const char *f = tc_rd_bytes(&r, flen);
+  uint64_t ilen = tc_rd_u64(&r);
+  const char *ir = tc_rd_bytes(&r, ilen);
   if (r.bad || !f || !ir || r.pos != r.len) goto done;
   prog = tc_ir_deserialize((const unsigned char *)ir, (size_t)ilen);
-  if (prog) *digest = unit_digest(ir, (size_t)ilen, f, (size_t)flen);
-  if (prog && flen) {
-    *failure = malloc((size_t)flen + 1);
-    if (*failure) {
-      memcpy(*failure, f, (size_t)flen);
-      (*failure)[flen] = '\0';
+  if (!prog) goto done;
+  *digest = unit_digest(ir, (size_t)ilen, f, (size_t)flen);
+  if (flen) {
+    *failure = strndup(f, (size_t)flen);
+    if (!*failure) {
+      tc_program_free(prog);
+      prog = NULL;
+      *digest = 0;
+      goto done;
     }
   }
+  touch(path);
 done:
   free(data);
   free(path);
-  free(key.p);
+  tc_bb_free(&key);
   return prog;
 }
 
@@ -303,13 +425,10 @@ static int ensure_dir(tc_cache *c) {
         char *tag = malloc(n);
         if (tag) {
           snprintf(tag, n, "%s/CACHEDIR.TAG", c->dir);
-          FILE *f = access(tag, F_OK) == 0 ? NULL : fopen(tag, "w");
-          if (f) {
-            fputs("Signature: 8a477f597d28d172789f06886806bc55\n"
-                  "# tagcheck's analysis cache (safe to delete; --no-cache bypasses it)\n",
-                  f);
-            fclose(f);
-          }
+          static const char text[] = "Signature: 8a477f597d28d172789f06886806bc55\n"
+                                     "# tagcheck's analysis cache (safe to delete; --no-cache "
+                                     "bypasses it)\n";
+          if (access(tag, F_OK) != 0) tc_write_file_atomically(tag, text, sizeof text - 1);
           free(tag);
         }
       }
@@ -320,27 +439,10 @@ static int ensure_dir(tc_cache *c) {
   return ok ? 0 : -1;
 }
 
-/* Writes data to path through a temporary file and rename(). */
-static void write_atomically(tc_cache *c, const char *path, const void *data, size_t len) {
-  size_t tn = strlen(path) + 64;
-  char *tmp = malloc(tn);
-  if (!tmp) return;
-  pthread_mutex_lock(&c->lock);
-  unsigned long seq = c->seq++;
-  pthread_mutex_unlock(&c->lock);
-  snprintf(tmp, tn, "%s.%ld.%lu.tmp", path, (long)getpid(), seq);
-  FILE *f = fopen(tmp, "wb");
-  if (f) {
-    int ok = fwrite(data, 1, len, f) == len;
-    ok &= fclose(f) == 0;
-    if (!ok || rename(tmp, path) != 0) remove(tmp);
-  }
-  free(tmp);
-}
-
 uint64_t tc_cache_store(tc_cache *c, const tc_compile_cmd *cmd, const tc_program *prog,
-                        const char *failure, char *const *deps, size_t n_deps) {
-  bbuf key = {0}, out = {0};
+                        const char *failure, const tc_unit_inputs *in) {
+  tc_bbuf key = {0}, out = {0};
+  str_list absent = {0};
   char *path = NULL;
   size_t ir_len = 0;
   uint64_t digest = 0;
@@ -349,57 +451,53 @@ uint64_t tc_cache_store(tc_cache *c, const tc_compile_cmd *cmd, const tc_program
   digest = unit_digest(ir, ir_len, failure, failure ? strlen(failure) : 0);
   if (ensure_dir(c) != 0) goto done;
   key_string(cmd, &key);
-  bb_u64(&out, key.len);
-  bb_put(&out, key.p, key.len);
-  bb_u64(&out, n_deps);
-  for (size_t i = 0; i < n_deps; i++) {
+  tc_bb_u64(&out, key.len);
+  tc_bb_put(&out, key.p, key.len);
+  tc_bb_u64(&out, in->n_deps);
+  for (size_t i = 0; i < in->n_deps; i++) {
     int missing;
-    uint64_t h = file_hash(c, deps[i], &missing);
+    uint64_t h = file_hash(c, in->deps[i], &missing);
     if (missing) goto done; /* a file that went away: do not cache */
-    bb_str(&out, deps[i]);
-    bb_u64(&out, h);
+    tc_bb_str(&out, in->deps[i]);
+    tc_bb_u64(&out, h);
   }
-  bb_str(&out, failure);
-  bb_u64(&out, ir_len);
-  bb_put(&out, ir, ir_len);
+  absent_paths(c, cmd, in->deps, in->n_deps, in->missing, in->n_missing, &absent);
+  if (absent.oom) goto done;
+  tc_bb_u64(&out, absent.n);
+  for (size_t i = 0; i < absent.n; i++) tc_bb_str(&out, absent.v[i]);
+  tc_bb_str(&out, failure);
+  tc_bb_u64(&out, ir_len);
+  tc_bb_put(&out, ir, ir_len);
   if (key.bad || out.bad) goto done;
   path = entry_path(c, &key);
-  if (path) write_atomically(c, path, out.p, out.len);
+  if (path) write_checked(path, &out);
 done:
   free(ir);
-  free(key.p);
-  free(out.p);
+  tc_bb_free(&key);
+  tc_bb_free(&out);
+  list_free(&absent);
   free(path);
   return digest;
 }
 
 /* ---- whole-program results ---- */
 
-#define RESULTS_MAGIC "TCRESULTS1"
-
 static uint64_t hash_str(uint64_t h, const char *s) {
-  return fnv64(h, s ? s : "", s ? strlen(s) + 1 : 1);
+  return tc_fnv64(h, s ? s : "", s ? strlen(s) + 1 : 1);
 }
 
-uint64_t tc_cache_results_key(const uint64_t *digests, size_t n, const char *const *rules_paths,
-                              size_t n_rules, const tc_engine_opts *eo) {
-  uint64_t h = hash_str(FNV_INIT, RESULTS_MAGIC);
+uint64_t tc_cache_results_key(const uint64_t *digests, size_t n, uint64_t rules_hash,
+                              const tc_engine_opts *eo) {
+  uint64_t h = hash_str(TC_FNV_INIT, RESULTS_MAGIC);
   h = hash_str(h, TC_VERSION);
-  for (size_t i = 0; i < n; i++) h = fnv64(h, &digests[i], sizeof digests[i]);
-  for (size_t i = 0; i < n_rules; i++) {
-    unsigned char *data = NULL;
-    size_t len = 0;
-    if (read_file(rules_paths[i], &data, &len) != 0) return 0;
-    h = hash_str(h, rules_paths[i]);
-    h = fnv64(h, data, len) ^ len;
-    free(data);
-  }
+  for (size_t i = 0; i < n; i++) h = tc_fnv64(h, &digests[i], sizeof digests[i]);
+  h = tc_fnv64(h, &rules_hash, sizeof rules_hash);
   for (size_t i = 0; i < eo->n_unavailable; i++) h = hash_str(h, eo->unavailable[i]);
   h = hash_str(h, "|");
   for (size_t i = 0; i < eo->n_disabled_rules; i++) h = hash_str(h, eo->disabled_rules[i]);
-  h = fnv64(h, &eo->max_states, sizeof eo->max_states);
-  h = fnv64(h, &eo->max_contexts, sizeof eo->max_contexts);
-  if (eo->groups) h = fnv64(h, &eo->groups, sizeof eo->groups); /* forced (TAGCHECK_GROUPS) */
+  h = tc_fnv64(h, &eo->max_states, sizeof eo->max_states);
+  h = tc_fnv64(h, &eo->max_contexts, sizeof eo->max_contexts);
+  if (eo->groups) h = tc_fnv64(h, &eo->groups, sizeof eo->groups); /* forced (TAGCHECK_GROUPS) */
   return h ? h : 1;
 }
 
@@ -412,67 +510,16 @@ static char *results_path(const tc_cache *c, uint64_t key) {
   return p;
 }
 
-static void put_loc(bbuf *b, const tc_loc *l) {
-  bb_str(b, l->file);
-  bb_u64(b, l->line);
-  bb_u64(b, l->col);
-  bb_u64(b, l->end_line);
-  bb_u64(b, l->end_col);
-}
-
 void tc_cache_store_results(tc_cache *c, uint64_t key, const tc_report *r) {
   if (!key || ensure_dir(c) != 0) return;
-  bbuf b = {0};
-  bb_str(&b, RESULTS_MAGIC);
-  bb_u64(&b, key);
-  bb_u64(&b, r->n_diags);
-  for (size_t i = 0; i < r->n_diags; i++) {
-    const tc_diag *d = &r->diags[i];
-    bb_str(&b, d->rule_id);
-    bb_u64(&b, (uint64_t)d->level);
-    put_loc(&b, &d->loc);
-    bb_str(&b, d->operation);
-    bb_str(&b, d->function);
-    bb_str(&b, d->message);
-    bb_u64(&b, d->n_notes);
-    for (size_t k = 0; k < d->n_notes; k++) {
-      put_loc(&b, &d->notes[k].loc);
-      bb_str(&b, d->notes[k].message);
-    }
-  }
+  tc_bbuf b = {0};
+  tc_bb_str(&b, RESULTS_MAGIC);
+  tc_bb_u64(&b, key);
+  tc_report_encode(&b, r, 0);
   char *path = results_path(c, key);
-  if (!b.bad && path) write_atomically(c, path, b.p, b.len);
+  if (!b.bad && path) write_checked(path, &b);
   free(path);
-  free(b.p);
-}
-
-/* A NUL-terminated copy of the next string (into a scratch buffer that grows), or NULL. */
-static const char *rd_str(rd *r, char **scratch, size_t *cap) {
-  uint64_t n = rd_u64(r);
-  const char *s = rd_bytes(r, n);
-  if (!s) return NULL;
-  if (n + 1 > *cap) {
-    char *ns = realloc(*scratch, (size_t)n + 1);
-    if (!ns) {
-      r->bad = 1;
-      return NULL;
-    }
-    *scratch = ns;
-    *cap = (size_t)n + 1;
-  }
-  memcpy(*scratch, s, (size_t)n);
-  (*scratch)[n] = '\0';
-  return *scratch;
-}
-
-static int get_loc(rd *r, tc_loc *l, char **scratch, size_t *cap) {
-  const char *f = rd_str(r, scratch, cap);
-  l->line = (unsigned)rd_u64(r);
-  l->col = (unsigned)rd_u64(r);
-  l->end_line = (unsigned)rd_u64(r);
-  l->end_col = (unsigned)rd_u64(r);
-  l->file = f ? strdup(f) : NULL;
-  return !r->bad && l->file ? 0 : -1;
+  tc_bb_free(&b);
 }
 
 int tc_cache_load_results(tc_cache *c, uint64_t key, tc_report *out) {
@@ -481,58 +528,88 @@ int tc_cache_load_results(tc_cache *c, uint64_t key, tc_report *out) {
   unsigned char *data = NULL;
   size_t len = 0;
   int rc = -1;
-  if (!path || read_file(path, &data, &len) != 0) goto done;
-  rd r = {data, len, 0, 0};
-  char *s1 = NULL, *s2 = NULL, *s3 = NULL, *s4 = NULL;
-  size_t c1 = 0, c2 = 0, c3 = 0, c4 = 0;
-  const char *magic = rd_str(&r, &s1, &c1);
-  if (!magic || strcmp(magic, RESULTS_MAGIC) != 0 || rd_u64(&r) != key) goto free_scratch;
-  /* validate everything before appending anything */
-  size_t start = r.pos;
-  for (int pass = 0; pass < 2; pass++) {
-    r.pos = start;
-    uint64_t n = rd_u64(&r);
-    for (uint64_t i = 0; i < n && !r.bad; i++) {
-      const char *rule = rd_str(&r, &s1, &c1);
-      uint64_t level = rd_u64(&r);
-      tc_loc loc;
-      if (get_loc(&r, &loc, &s4, &c4) != 0 || level > TC_LEVEL_ERROR) {
-        free(loc.file);
-        r.bad = 1;
-        break;
-      }
-      const char *op = rd_str(&r, &s2, &c2);
-      const char *fn = rd_str(&r, &s3, &c3);
-      char *msg = NULL;
-      const char *m = rd_str(&r, &s4, &c4);
-      if (m) msg = strdup(m);
-      tc_diag *d = NULL;
-      if (pass == 1 && rule && op && fn && msg)
-        d = tc_report_add(out, rule, (tc_level)level, &loc, op, fn, msg);
-      free(loc.file);
-      free(msg);
-      uint64_t nn = rd_u64(&r);
-      for (uint64_t k = 0; k < nn && !r.bad; k++) {
-        tc_loc nl;
-        if (get_loc(&r, &nl, &s1, &c1) != 0) {
-          free(nl.file);
-          break;
-        }
-        const char *nm = rd_str(&r, &s4, &c4);
-        if (d && nm) tc_diag_add_note(d, &nl, nm);
-        free(nl.file);
-      }
-    }
-    if (r.bad || r.pos != r.len) break;
-    if (pass == 1) rc = 0;
+  if (!path || read_checked(path, &data, &len) != 0) goto done;
+  tc_rd r = {data, len, 0, 0};
+  char *magic = tc_rd_strdup(&r);
+  int ok = magic && strcmp(magic, RESULTS_MAGIC) == 0 && tc_rd_u64(&r) == key;
+  free(magic);
+  if (!ok) goto done;
+  tc_report part;
+  tc_report_init(&part);
+  if (tc_report_decode(&r, &part, 0) == 0 && r.pos == r.len) {
+    tc_report_take(out, &part);
+    touch(path);
+    rc = 0;
   }
-free_scratch:
-  free(s1);
-  free(s2);
-  free(s3);
-  free(s4);
+  tc_report_free(&part);
 done:
   free(data);
   free(path);
   return rc;
+}
+
+/* ---- pruning ---- */
+
+typedef struct aged {
+  char *path;
+  time_t used;
+  off_t size;
+} aged;
+
+static int by_age(const void *a, const void *b) {
+  const aged *x = a, *y = b;
+  return x->used < y->used ? -1 : x->used > y->used;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+void tc_cache_prune(tc_cache *c, uint64_t max_bytes) {
+  DIR *d = opendir(c->dir);
+  if (!d) return;
+  aged *v = NULL;
+  size_t n = 0, cap = 0;
+  uint64_t total = 0;
+  time_t now = time(NULL);
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    const char *name = e->d_name;
+    int entry = ends_with(name, ".tcc") || ends_with(name, ".tcr");
+    int temp = name[0] == '.' && ends_with(name, ".tmp");
+    if (!entry && !temp) continue;
+    char *p = join(c->dir, name);
+    struct stat st;
+    if (!p || lstat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
+      free(p);
+      continue;
+    }
+    if (temp) { /* a killed run's leftover (an hour old: no live run writes that long) */
+      if (now - st.st_mtime > 3600) unlink(p);
+      free(p);
+      continue;
+    }
+    if (n == cap) {
+      size_t nc = cap ? cap * 2 : 256;
+      aged *nv = realloc(v, nc * sizeof *nv);
+      if (!nv) {
+        free(p);
+        break;
+      }
+      v = nv;
+      cap = nc;
+    }
+    v[n++] = (aged){p, st.st_mtime, st.st_size};
+    total += (uint64_t)st.st_size;
+  }
+  closedir(d);
+  if (total > max_bytes) {
+    qsort(v, n, sizeof *v, by_age);
+    uint64_t target = max_bytes / 10 * 8; /* leave room for the next runs */
+    for (size_t i = 0; i < n && total > target; i++)
+      if (unlink(v[i].path) == 0) total -= (uint64_t)v[i].size;
+  }
+  for (size_t i = 0; i < n; i++) free(v[i].path);
+  free(v);
 }

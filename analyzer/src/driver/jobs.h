@@ -1,7 +1,9 @@
-/* analyzer/src/driver/jobs.h — lowering many units on N threads: each worker owns a parser
- * (its own CXIndex) and a large stack, takes the next unit, and leaves a one-unit program (from
- * the cache or a fresh parse) and the unit's failure, if any, in that unit's slot. Results are
- * per slot, so what the caller merges in slot order is the same whatever N. */
+/* analyzer/src/driver/jobs.h — lowering many units on N threads: each thread owns either a unit
+ * worker process (driver/worker.h: a crash, stack overflow or hang of libclang costs one unit)
+ * or, when no worker executable is given (tests, library use), a parser of its own (its own
+ * CXIndex) on a large stack; it takes the next unit and leaves a one-unit program (from the
+ * cache or a fresh parse) and the unit's failure, if any, in that unit's slot. Results are per
+ * slot, so what the caller merges in slot order is the same whatever N. */
 #ifndef TC_JOBS_H
 #define TC_JOBS_H
 
@@ -21,9 +23,15 @@ typedef struct tc_job_unit {
   uint64_t digest;           /* result, with a cache: the unit's IR digest (0: none) */
 } tc_job_unit;
 
-/* Lowers every unit with `jobs` threads (0: one per core). cache may be NULL. Returns 0, or -1
-   when out of memory or no thread could be started. */
-int tc_jobs_run(tc_job_unit *units, size_t n, int jobs, tc_cache *cache);
+typedef struct tc_jobs_opts {
+  int jobs;               /* threads; 0: one per core */
+  tc_cache *cache;        /* NULL: no cache */
+  const char *worker_exe; /* the tagcheck binary for unit workers; NULL: parse in-process */
+  double unit_timeout;    /* seconds a unit's parse may take in a worker (0: no limit) */
+} tc_jobs_opts;
+
+/* Lowers every unit. Returns 0, or -1 when out of memory or no thread could be started. */
+int tc_jobs_run(tc_job_unit *units, size_t n, const tc_jobs_opts *opts);
 /* The number of cores available. */
 int tc_jobs_cores(void);
 /* Runs fn(arg) on a new thread with a stack large enough for deeply nested code and waits for

@@ -16,6 +16,8 @@ typedef struct tc_rules tc_rules; /* rules/rules.h */
    "FILE:LINE:COL: what is wrong" (or "FILE: …") into err: the driver exits 2 with it. */
 tc_rules *tc_rules_load(const char *const *paths, size_t n_paths, char *err, size_t err_len);
 void tc_rules_free(tc_rules *rules);
+/* A hash of the text of every rules file as it was read (a pipe is read once): cache keys. */
+uint64_t tc_rules_content_hash(const tc_rules *rules);
 /* Adds the metadata of every rule the loaded files can report to r (for SARIF). */
 void tc_rules_describe(const tc_rules *rules, tc_report *r);
 

@@ -138,6 +138,34 @@ static void collect_include(CXFile f, CXSourceLocation *stack, unsigned depth, C
   dc->v[dc->n++] = abs;
 }
 
+/* The names of the headers clang could not find ("'NAME' file not found"): the cache records
+   where they would appear. */
+static int collect_missing(CXTranslationUnit tu, tc_parse_result *out) {
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    CXString s = clang_getDiagnosticSpelling(d);
+    const char *m = clang_getCString(s);
+    const char *end = m ? strstr(m, "' file not found") : NULL;
+    int rc = 0;
+    if (m && m[0] == '\'' && end && end > m + 1) {
+      char **v = realloc(out->missing, (out->n_missing + 1) * sizeof *v);
+      char *name = strndup(m + 1, (size_t)(end - m - 1));
+      if (v) out->missing = v;
+      if (!v || !name) {
+        free(name);
+        rc = -1;
+      } else {
+        out->missing[out->n_missing++] = name;
+      }
+    }
+    clang_disposeString(s);
+    clang_disposeDiagnostic(d);
+    if (rc) return -1;
+  }
+  return 0;
+}
+
 int tc_parse_unit(tc_parser *p, const tc_compile_cmd *cmd, const tc_unsaved_file *unsaved,
                   size_t n_unsaved, int want_deps, tc_parse_result *out) {
   memset(out, 0, sizeof *out);
@@ -168,7 +196,7 @@ int tc_parse_unit(tc_parser *p, const tc_compile_cmd *cmd, const tc_unsaved_file
     clang_getInclusions(tu, collect_include, &dc);
     out->deps = dc.v;
     out->n_deps = dc.n;
-    if (dc.oom) rc = -1;
+    if (dc.oom || collect_missing(tu, out) != 0) rc = -1;
   }
   clang_disposeTranslationUnit(tu);
   if (rc != 0) tc_parse_result_free(out);
@@ -181,5 +209,7 @@ void tc_parse_result_free(tc_parse_result *r) {
   free(r->failure);
   for (size_t i = 0; i < r->n_deps; i++) free(r->deps[i]);
   free(r->deps);
+  for (size_t i = 0; i < r->n_missing; i++) free(r->missing[i]);
+  free(r->missing);
   memset(r, 0, sizeof *r);
 }

@@ -24,6 +24,8 @@ typedef struct tc_parse_result {
   char *failure;    /* why the unit failed (clang errors, no AST), or NULL */
   char **deps;      /* want_deps: every file the unit read (the main file first), absolute */
   size_t n_deps;
+  char **missing;   /* want_deps: headers looked for and not found, as spelled in #include */
+  size_t n_missing;
 } tc_parse_result;
 
 tc_parser *tc_parser_new(void);

@@ -166,9 +166,10 @@ static void io_path(ser *s, tc_path *p) {
     if (e->kind == TC_ELEM_INDEX_ANY) {
       uint32_t r = (uint32_t)e->index_root;
       io_u32(s, &r);
-      if (r > TC_ROOT_TEMP) s->bad = 1;
+      if (r > TC_ROOT_GLOBAL) s->bad = 1;
       e->index_root = (tc_root_kind)r;
-      io_u32(s, &e->index_id);
+      if (r == TC_ROOT_GLOBAL) io_sym(s, &e->index_id); /* an index kept in a global */
+      else io_u32(s, &e->index_id);
     }
   }
   io_sym(s, &p->spelling);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "report/diag.h"
+#include "util/bytes.h"
 
 /* ---------------------------------------------------------------- small helpers */
 
@@ -1361,6 +1362,8 @@ tc_rules *tc_rules_load(const char *const *paths, size_t n_paths, char *err, siz
       break;
     }
     rc = add_file_name(r, paths[i]) ? -1 : load_text(&L, text, paths[i], &tw);
+    r->content_hash = tc_fnv64(tc_fnv64(r->content_hash, paths[i], strlen(paths[i]) + 1), text,
+                               strlen(text) + 1);
     free(text);
   }
   if (rc == 0) rc = finish(&L, &tw);
@@ -1379,6 +1382,8 @@ tc_rules *tc_rules_load_string(const char *text, const char *file, char *err, si
   loader L = {r, "", "", err, err_len, 0};
   twin_spec tw = {NULL, 0};
   int rc = (r && !add_file_name(r, file)) ? load_text(&L, text, file, &tw) : -1;
+  if (r) r->content_hash = tc_fnv64(tc_fnv64(TC_FNV_INIT, file, strlen(file) + 1), text,
+                                    strlen(text) + 1);
   if (rc == 0) rc = finish(&L, &tw);
   free(tw.suffix);
   if (rc) {
@@ -1388,6 +1393,8 @@ tc_rules *tc_rules_load_string(const char *text, const char *file, char *err, si
   }
   return r;
 }
+
+uint64_t tc_rules_content_hash(const tc_rules *r) { return r->content_hash; }
 
 void tc_rules_free(tc_rules *r) {
   if (!r) return;

@@ -210,6 +210,7 @@ struct tc_rules {
   size_t n_metas;
   char **files; /* the files loaded */
   size_t n_files;
+  uint64_t content_hash; /* of every file's name and text as loaded (cache keys) */
 };
 
 /* The function described under this name, or NULL. Call-site twins ("dt_add_at") are entries
