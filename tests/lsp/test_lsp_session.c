@@ -276,6 +276,43 @@ static void test_diagnostics_follow_unsaved_text(void **state) {
   lsp_workspace_remove(&ws);
 }
 
+/* A text that crashes libclang (2,000 unary minus signs) costs that analysis only: the server
+   says so and keeps serving the same document and others. */
+static void test_crashing_text_server_survives(void **state) {
+  (void)state;
+  lsp_workspace ws;
+  const char *files[] = {"label_backend_bug.c", NULL};
+  assert_int_equal(lsp_workspace_create(&ws, files, "."), 0);
+  char path[512];
+  lsp_workspace_path(&ws, "label_backend_bug.c", path, sizeof path);
+  char *uri = uri_of(path);
+  char *buggy = lsp_read_file(path, NULL);
+  size_t n = 2000;
+  char *crash = malloc(8 + 2 * n + 4);
+  memcpy(crash, "int x = ", 8);
+  for (size_t i = 0; i < n; i++) memcpy(crash + 8 + 2 * i, "- ", 2);
+  strcpy(crash + 8 + 2 * n, "1;\n");
+
+  lsp_client c;
+  start(&c, ws.dir, NULL);
+  initialize(&c, 1, 0);
+  did_open(&c, uri, crash, 1);
+  const cJSON *m = lsp_client_notification(&c, "window/showMessage", NULL, WAIT_MS);
+  assert_non_null(m);
+  const char *text = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "params"), "message")->valuestring;
+  assert_non_null(strstr(text, "the parser crashed"));
+  did_change(&c, uri, buggy, 2);
+  const cJSON *d = diagnostics_of(publication(&c, uri, 2));
+  assert_int_equal(cJSON_GetArraySize(d), 1);
+  assert_expected(cJSON_GetArrayItem(d, 0), path, "backend-mismatch", 0);
+  shutdown_and_exit(&c, 9);
+  lsp_client_free(&c);
+  free(crash);
+  free(buggy);
+  free(uri);
+  lsp_workspace_remove(&ws);
+}
+
 static void test_debounce_analyzes_latest_only(void **state) {
   (void)state;
   lsp_workspace ws;
@@ -583,6 +620,7 @@ int main(void) {
       cmocka_unit_test(test_exit_codes),
       cmocka_unit_test(test_diagnostics_follow_unsaved_text),
       cmocka_unit_test(test_debounce_analyzes_latest_only),
+      cmocka_unit_test(test_crashing_text_server_survives),
       cmocka_unit_test(test_header_findings_and_build_folder),
       cmocka_unit_test(test_fallback_flags_one_message),
       cmocka_unit_test(test_p_dir_and_utf8_positions),
