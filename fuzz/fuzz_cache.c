@@ -93,8 +93,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else {
       char *failure = NULL;
       uint64_t digest = 0;
-      tc_program *prog = tc_cache_lookup(c, &env->cmd, &failure, &digest);
+      char **deps = NULL;
+      size_t n_deps = 0;
+      tc_program *prog = tc_cache_lookup(c, &env->cmd, &failure, &digest, &deps, &n_deps);
       hit = prog != NULL;
+      for (size_t i = 0; i < n_deps; i++) free(deps[i]);
+      free(deps);
       if (hit && digest == 0) abort();
       tc_program_free(prog);
       free(failure);

@@ -20,6 +20,7 @@
 #include "driver/components.h"
 #include "driver/isolate.h"
 #include "driver/jobs.h"
+#include "driver/selection.h"
 #include "driver/worker.h"
 #include "engine/engine.h"
 #include "report/output.h"
@@ -113,8 +114,7 @@ static void units_add(unit_list *ul, const tc_compile_cmd *cmd, const char *file
 
 static void units_free(unit_list *ul) {
   for (size_t i = 0; i < ul->n; i++) {
-    tc_program_free(ul->units[i].prog);
-    free(ul->units[i].failure);
+    tc_job_unit_clear(&ul->units[i]);
     free(ul->files[i]);
   }
   free(ul->units);
@@ -124,14 +124,34 @@ static void units_free(unit_list *ul) {
   memset(ul, 0, sizeof *ul);
 }
 
-static int shard_keeps(const tc_options *o, size_t index) {
-  if (o->shard_count <= 0) return 1;
-  return (int)(index % (size_t)o->shard_count) == o->shard_index - 1;
+/* A source file's name (a header or anything else named selects the units that include it). */
+static int is_source_name(const char *path) {
+  static const char *const ext[] = {".c", ".cc", ".cpp", ".cxx", ".c++", ".cu", ".m", ".mm"};
+  const char *dot = strrchr(path, '.');
+  if (!dot || strchr(dot, '/')) return 0;
+  for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+    if (strcmp(dot, ext[i]) == 0) return 1;
+  return 0;
 }
 
-/* Fills ul from the options. Returns 0, or 2 (bad usage, unreadable database) with a message
-   printed. */
-static int build_units(const tc_options *o, tc_compdb *db, unit_list *ul) {
+static int selection_add(tc_selection *sel, const char *abs) {
+  char **v = realloc(sel->files, (sel->n_files + 1) * sizeof *v);
+  if (!v) return -1;
+  sel->files = v;
+  v[sel->n_files] = strdup(abs);
+  return v[sel->n_files++] ? 0 : -1;
+}
+
+static void selection_free(tc_selection *sel) {
+  for (size_t i = 0; i < sel->n_files; i++) free(sel->files[i]);
+  free(sel->files);
+  memset(sel, 0, sizeof *sel);
+}
+
+/* Fills ul from the options. With -p, every entry of the database is a unit (named files
+   select the programs to report on, see driver/selection.h); FILE -- ARGS adds units of their
+   own. Returns 0, or 2 (bad usage, unreadable database) with a message printed. */
+static int build_units(const tc_options *o, tc_compdb *db, unit_list *ul, tc_selection *sel) {
   char err[TC_ERR_LEN];
   if (o->compdb_dir && tc_compdb_load(o->compdb_dir, db, err, sizeof err) != 0) {
     fprintf(stderr, "tagcheck: %s\n", err);
@@ -152,36 +172,30 @@ static int build_units(const tc_options *o, tc_compdb *db, unit_list *ul) {
     ul->owned = calloc(o->n_files, sizeof *ul->owned);
     if (!ul->owned) return 2;
   }
-  size_t index = 0;
-  if (o->compdb_dir && o->n_files == 0) {
-    for (size_t i = 0; i < db->n; i++, index++)
-      if (shard_keeps(o, index)) units_add(ul, &db->cmds[i], db->cmds[i].file, NULL);
-  }
+  if (o->compdb_dir)
+    for (size_t i = 0; i < db->n; i++) units_add(ul, &db->cmds[i], db->cmds[i].file, NULL);
   for (size_t f = 0; f < o->n_files; f++) {
     char *abs = tc_path_absolute(o->files[f], NULL);
-    if (!abs) return 2;
+    if (!abs || selection_add(sel, abs) != 0) {
+      free(abs);
+      return 2;
+    }
     size_t found = 0;
-    for (size_t i = 0; o->compdb_dir && i < db->n; i++) {
-      if (strcmp(db->cmds[i].file, abs) != 0) continue;
-      found++;
-      if (shard_keeps(o, index++)) units_add(ul, &db->cmds[i], abs, NULL);
-    }
-    if (!found) {
-      if (!o->compdb_dir || o->n_extra_args) {
-        tc_compile_cmd *c = &ul->owned[ul->n_owned];
-        if (tc_compile_cmd_from_args(abs, (const char *const *)o->extra_args, o->n_extra_args,
-                                     NULL, c) != 0) {
-          free(abs);
-          return 2;
-        }
-        ul->n_owned++;
-        if (shard_keeps(o, index++)) units_add(ul, c, abs, NULL);
-      } else if (shard_keeps(o, index++)) {
-        char why[TC_ERR_LEN];
-        snprintf(why, sizeof why, "no compile command for this file in %s", db->path);
-        units_add(ul, NULL, abs, why);
+    for (size_t i = 0; o->compdb_dir && i < db->n; i++) found += strcmp(db->cmds[i].file, abs) == 0;
+    if (!found && (!o->compdb_dir || o->n_extra_args)) {
+      tc_compile_cmd *c = &ul->owned[ul->n_owned];
+      if (tc_compile_cmd_from_args(abs, (const char *const *)o->extra_args, o->n_extra_args,
+                                   NULL, c) != 0) {
+        free(abs);
+        return 2;
       }
-    }
+      ul->n_owned++;
+      units_add(ul, c, abs, NULL);
+    } else if (!found && is_source_name(abs)) {
+      char why[TC_ERR_LEN];
+      snprintf(why, sizeof why, "no compile command for this file in %s", db->path);
+      units_add(ul, NULL, abs, why);
+    } /* else: a header, or a file some unit reads: it selects the units that read it */
     free(abs);
   }
   if (ul->oom) {
@@ -241,27 +255,41 @@ static uint64_t results_cache_key(const tc_rules *rules, const unit_list *ul, co
 
 typedef struct analysis_totals {
   tc_engine_stats es;   /* summed over the components analyzed */
-  size_t n_components, n_reused;
+  size_t n_components, n_reused, n_units;
 } analysis_totals;
 
-/* Analyzes the database component by component (driver/components.h): each component's
-   findings come from the cache when none of its units changed, else from the engine (and go
-   to the cache). Returns 0, or -1 when out of memory. */
-static int analyze_components(const tc_options *o, unit_list *ul, const tc_rules *rules,
-                              tc_engine_opts *eo, tc_cache *cache, tc_report *r,
-                              analysis_totals *t) {
+/* Analyzes the units component by component (driver/components.h) — the components that hold
+   a selected unit, of this shard's share — each component's findings from the cache when none
+   of its units changed, else from the engine (and then into the cache). The units of the
+   components analyzed are counted and their failures reported. Returns 0, or -1 when out of
+   memory. */
+static int analyze_components(const tc_options *o, unit_list *ul, const tc_selection *sel,
+                              const tc_rules *rules, tc_engine_opts *eo, tc_cache *cache,
+                              tc_report *r, analysis_totals *t, unsigned char *analyzed) {
   size_t *comp = calloc(ul->n ? ul->n : 1, sizeof *comp);
   size_t *idx = calloc(ul->n ? ul->n : 1, sizeof *idx);
+  int *shard = calloc(ul->n ? ul->n : 1, sizeof *shard);
+  unsigned char *wanted = calloc(ul->n ? ul->n : 1, 1);
   int rc = -1;
-  if (!comp || !idx) goto done;
+  if (!comp || !idx || !shard || !wanted) goto done;
   if (tc_unit_components(ul->units, ul->n, comp) == 0)
     memset(comp, 0, ul->n * sizeof *comp); /* cannot tell: everything is one component */
+  if (o->shard_count > 0) tc_shard_components(ul->units, ul->n, comp, o->shard_count, shard);
+  for (size_t u = 0; u < ul->n; u++)
+    if (!sel->n_files || tc_selection_has_unit(sel, ul->files[u], &ul->units[u]))
+      wanted[comp[u]] = 1;
   for (size_t c = 0; c < ul->n; c++) {
+    if (comp[c] != c || !wanted[c]) continue;
+    if (o->shard_count > 0 && shard[c] != o->shard_index - 1) continue;
     size_t n = 0;
     for (size_t u = c; u < ul->n; u++)
       if (comp[u] == c) idx[n++] = u;
-    if (!n) continue;
     t->n_components++;
+    t->n_units += n;
+    for (size_t k = 0; analyzed && k < n; k++) analyzed[idx[k]] = 1;
+    for (size_t k = 0; k < n; k++)
+      if (ul->units[idx[k]].failure)
+        tc_report_add_failure(r, ul->files[idx[k]], ul->units[idx[k]].failure);
     uint64_t key = cache ? results_cache_key(rules, ul, idx, n, eo) : 0;
     if (key && tc_cache_load_results(cache, key, r) == 0) {
       t->n_reused++;
@@ -299,7 +327,35 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_rules
 done:
   free(comp);
   free(idx);
+  free(shard);
+  free(wanted);
   return rc;
+}
+
+static int selected_diag(const tc_diag *d, size_t index, void *sel) {
+  (void)index;
+  return tc_selection_keeps(sel, d);
+}
+
+/* Drops the findings no named file is part of (driver/selection.h). */
+static void keep_selected(tc_report *r, tc_selection *sel) {
+  if (sel->n_files) tc_report_filter(r, selected_diag, sel);
+}
+
+/* Without a database: name the functions the units call with tensors or devices that none of
+   them defines (their results are unknown to the analysis). */
+static void note_calls_elsewhere(const tc_options *o, const unit_list *ul, const tc_rules *rules) {
+  if (o->compdb_dir || o->quiet) return;
+  const char *names[6];
+  size_t n = tc_calls_defined_elsewhere(ul->units, ul->n, rules, names, 6);
+  if (!n) return;
+  fprintf(stderr, "tagcheck: note: ");
+  for (size_t i = 0; i < n && i < 5; i++) fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
+  if (n > 5) fprintf(stderr, " and %zu more", n - 5);
+  fprintf(stderr,
+          " %s defined in no file given, so %s tags are unknown here: analyze the whole "
+          "program with -p DIR (a compile_commands.json) to follow them\n",
+          n == 1 ? "is" : "are", n == 1 ? "its" : "their");
 }
 
 /* The report goes to stdout, or to memory and then replaces -o's file atomically: a full disk
@@ -376,6 +432,7 @@ int tc_driver_run(tc_options *o) {
   tc_rules *rules = NULL;
   tc_cache *cache = NULL;
   tc_program *prog = NULL;
+  tc_selection sel = {NULL, 0};
   tc_report r;
   tc_report_init(&r);
   char *cache_dir = NULL;
@@ -393,14 +450,15 @@ int tc_driver_run(tc_options *o) {
       goto done;
     }
   }
-  status = build_units(o, &db, &ul);
+  status = build_units(o, &db, &ul, &sel);
   if (status != 0) goto done;
   status = 2;
   if (!o->no_cache) {
     cache_dir = default_cache_dir(o, &db);
     if (cache_dir) cache = tc_cache_open(cache_dir);
   }
-  tc_jobs_opts jo = {o->jobs, cache, o->worker_exe, o->unit_timeout};
+  tc_jobs_opts jo = {.jobs = o->jobs, .cache = cache, .worker_exe = o->worker_exe,
+                     .unit_timeout = o->unit_timeout, .want_deps = sel.n_files > 0};
   if (tc_jobs_run(ul.units, ul.n, &jo) != 0) {
     fprintf(stderr, "tagcheck: out of memory while lowering the units\n");
     status = 3;
@@ -409,11 +467,11 @@ int tc_driver_run(tc_options *o) {
   t_lowered = now_s();
   size_t n_cached = 0;
   for (size_t i = 0; i < ul.n; i++) n_cached += ul.units[i].from_cache != 0;
-  r.n_units = ul.n;
-  for (size_t i = 0; i < ul.n; i++)
-    if (ul.units[i].failure) tc_report_add_failure(&r, ul.files[i], ul.units[i].failure);
   t_merged = now_s();
   if (o->dump_ir) {
+    r.n_units = ul.n;
+    for (size_t i = 0; i < ul.n; i++)
+      if (ul.units[i].failure) tc_report_add_failure(&r, ul.files[i], ul.units[i].failure);
     prog = merge_units(&ul, NULL, ul.n);
     if (!prog) {
       fprintf(stderr, "tagcheck: out of memory\n");
@@ -434,10 +492,21 @@ int tc_driver_run(tc_options *o) {
   tc_engine_opts eo = engine_opts(o);
   analysis_totals at;
   memset(&at, 0, sizeof at);
-  if (analyze_components(o, &ul, rules, &eo, cache, &r, &at) != 0) {
+  note_calls_elsewhere(o, &ul, rules); /* before the analysis consumes the units' programs */
+  if (analyze_components(o, &ul, &sel, rules, &eo, cache, &r, &at, NULL) != 0) {
     fprintf(stderr, "tagcheck: the analysis ran out of memory\n");
     status = 3;
     goto done;
+  }
+  r.n_units = at.n_units;
+  keep_selected(&r, &sel);
+  for (size_t f = 0; f < sel.n_files; f++) { /* a named file no unit reads */
+    int read = 0;
+    for (size_t u = 0; u < ul.n && !read; u++)
+      read = tc_selection_has_unit(&(tc_selection){&sel.files[f], 1}, ul.files[u], &ul.units[u]);
+    if (!read)
+      fprintf(stderr, "tagcheck: %s: warning: no unit of the compilation database includes it; "
+                      "nothing analyzed for it\n", sel.files[f]);
   }
   t_analyzed = now_s();
   tc_apply_suppressions(&r);
@@ -466,6 +535,7 @@ done:
   tc_report_free(&r);
   tc_program_free(prog);
   units_free(&ul);
+  selection_free(&sel);
   tc_compdb_free(&db);
   if (cache) tc_cache_prune(cache, (uint64_t)(o->cache_limit_mb > 0 ? o->cache_limit_mb : 1024)
                                        << 20);
@@ -574,9 +644,81 @@ static void session_analyze(void *arg) {
   c->rc = 0;
 }
 
-int tc_session_analyze(tc_session *s, const tc_compile_cmd *cmd, const tc_unsaved_file *unsaved,
-                       size_t n_unsaved, tc_report *out, char *err, size_t err_len) {
+/* The whole program of cmd (an entry of db): every unit of the database lowered (edited ones
+   with the editor's buffers, the rest from the cache), the component holding cmd's unit
+   analyzed. *files gets the units of that component. */
+static int session_program(tc_session *s, const tc_compdb *db, const tc_compile_cmd *cmd,
+                           const tc_unsaved_file *unsaved, size_t n_unsaved, tc_report *r,
+                           char ***files, size_t *n_files, char *err, size_t err_len) {
+  const tc_options *o = s->opts;
+  int rc = -1;
+  unit_list ul;
+  memset(&ul, 0, sizeof ul);
+  tc_selection sel = {NULL, 0};
+  unsigned char *analyzed = NULL;
+  char *cache_dir = o->no_cache ? NULL : default_cache_dir(o, db);
+  tc_cache *cache = cache_dir ? tc_cache_open(cache_dir) : NULL;
+  size_t self = db->n;
+  for (size_t i = 0; i < db->n; i++) {
+    units_add(&ul, &db->cmds[i], db->cmds[i].file, NULL);
+    if (&db->cmds[i] == cmd) self = i;
+  }
+  analyzed = calloc(ul.n ? ul.n : 1, 1);
+  if (ul.oom || !analyzed || self == db->n || selection_add(&sel, cmd->file) != 0) {
+    snprintf(err, err_len, "out of memory");
+    goto done;
+  }
+  tc_jobs_opts jo = {.jobs = o->jobs, .cache = cache, .worker_exe = o->worker_exe,
+                     .unit_timeout = o->unit_timeout, .want_deps = 1, .unsaved = unsaved,
+                     .n_unsaved = n_unsaved};
+  if (tc_jobs_run(ul.units, ul.n, &jo) != 0) {
+    snprintf(err, err_len, "out of memory");
+    goto done;
+  }
+  if (!ul.units[self].prog) { /* nothing to analyze for this document: say why */
+    snprintf(err, err_len, "%s",
+             ul.units[self].failure ? ul.units[self].failure : "libclang could not parse");
+    goto done;
+  }
+  tc_report_add_builtin_rules(r);
+  tc_rules_describe(s->rules, r);
+  tc_engine_opts eo = engine_opts(o);
+  analysis_totals at;
+  memset(&at, 0, sizeof at);
+  if (analyze_components(o, &ul, &sel, s->rules, &eo, cache, r, &at, analyzed) != 0) {
+    snprintf(err, err_len, "the analysis ran out of memory");
+    goto done;
+  }
+  r->n_units += at.n_units;
+  *files = calloc(at.n_units ? at.n_units : 1, sizeof **files);
+  if (!*files) goto done;
+  *n_files = 0;
+  for (size_t u = 0; u < ul.n; u++)
+    if (analyzed[u] && ((*files)[*n_files] = strdup(ul.files[u]))) (*n_files)++;
+  tc_apply_suppressions(r);
+  tc_apply_rule_settings(r, o);
+  tc_report_sort(r);
+  rc = 0;
+done:
+  units_free(&ul);
+  selection_free(&sel);
+  free(analyzed);
+  tc_cache_close(cache);
+  free(cache_dir);
+  return rc;
+}
+
+int tc_session_analyze(tc_session *s, const tc_compdb *db, const tc_compile_cmd *cmd,
+                       const tc_unsaved_file *unsaved, size_t n_unsaved, tc_report *out,
+                       char ***files, size_t *n_files, char *err, size_t err_len) {
+  *files = NULL;
+  *n_files = 0;
+  for (size_t i = 0; db && i < db->n; i++)
+    if (&db->cmds[i] == cmd)
+      return session_program(s, db, cmd, unsaved, n_unsaved, out, files, n_files, err, err_len);
   session_call c = {s, cmd, unsaved, n_unsaved, out, err, err_len, -1};
   tc_run_on_big_stack(session_analyze, &c);
+  if (c.rc == 0 && (*files = calloc(1, sizeof **files)) && ((*files)[0] = strdup(cmd->file)))
+    *n_files = 1;
   return c.rc;
 }

@@ -30,12 +30,17 @@ typedef struct tc_session tc_session;
 tc_session *tc_session_new(const tc_options *o, char *err, size_t err_len);
 void tc_session_free(tc_session *s);
 
-/* Parses cmd's unit with the unsaved buffers given, analyzes it and appends its findings to
-   out (suppressions and rule settings applied, sorted); a unit with clang errors is analyzed as
-   far as its AST goes and also recorded as a failure in out. Returns 0, or -1 with the reason
-   in err when libclang produced no AST at all. Runs on a thread with a large stack; leaves
-   nothing behind between calls but the session's rules. */
-int tc_session_analyze(tc_session *s, const tc_compile_cmd *cmd, const tc_unsaved_file *unsaved,
-                       size_t n_unsaved, tc_report *out, char *err, size_t err_len);
+/* Analyzes cmd's program with the unsaved buffers given in place and appends its findings to
+   out (suppressions and rule settings applied, sorted). When cmd is an entry of db (not NULL),
+   that is the whole program holding it — the component of the database, as `tagcheck -p DIR
+   FILE` analyzes it: every unit lowered (those reading an unsaved buffer with it, the others
+   from the cache), every finding of the component reported, whatever file it is in; else cmd's
+   unit alone. *files / *n_files get the units analyzed (malloc'd). A unit with clang errors is
+   analyzed as far as its AST goes and also recorded as a failure in out. Returns 0, or -1 with
+   the reason in err when cmd's unit has no AST at all. Leaves nothing behind between calls but
+   the session's rules (and the cache on disk). */
+int tc_session_analyze(tc_session *s, const tc_compdb *db, const tc_compile_cmd *cmd,
+                       const tc_unsaved_file *unsaved, size_t n_unsaved, tc_report *out,
+                       char ***files, size_t *n_files, char *err, size_t err_len);
 
 #endif /* TC_DRIVER_H */

@@ -91,7 +91,7 @@ static double front_end(const tc_compdb *db, int threads, double *cpu) {
   if (!units) return -1;
   for (size_t i = 0; i < db->n; i++) units[i].cmd = &db->cmds[i];
   double t0 = now_s(), c0 = cpu_self_s();
-  tc_jobs_opts jo = {threads, NULL, NULL, 0};
+  tc_jobs_opts jo = {.jobs = threads};
   int rc = tc_jobs_run(units, db->n, &jo);
   double dt = now_s() - t0;
   *cpu = cpu_self_s() - c0;

@@ -69,15 +69,16 @@ static void run(project *pr, int jobs, tc_cache *cache, run_result *out) {
   tc_job_unit units[N_UNITS];
   memset(units, 0, sizeof units);
   for (int i = 0; i < N_UNITS; i++) units[i].cmd = &pr->cmds[i];
-  tc_jobs_opts jo = {jobs, cache, NULL, 0};
+  tc_jobs_opts jo = {.jobs = jobs, .cache = cache};
   assert_int_equal(tc_jobs_run(units, N_UNITS, &jo), 0);
   tc_program *all = tc_program_new();
   for (int i = 0; i < N_UNITS; i++) {
     out->from_cache[i] = units[i].from_cache;
     out->failed[i] = units[i].failure != NULL;
-    free(units[i].failure);
     assert_non_null(units[i].prog);
     assert_int_equal(tc_program_merge(all, units[i].prog), 0);
+    units[i].prog = NULL; /* merged (consumed) */
+    tc_job_unit_clear(&units[i]);
   }
   size_t len = 0;
   FILE *f = open_memstream(&out->dump, &len);
@@ -203,7 +204,7 @@ static void test_cache_every_byte_damaged(void **state) {
   for (int i = 0; i < N_UNITS; i++) {
     char *failure;
     uint64_t digest;
-    tc_program *p = tc_cache_lookup(c, &pr.cmds[i], &failure, &digest);
+    tc_program *p = tc_cache_lookup(c, &pr.cmds[i], &failure, &digest, NULL, NULL);
     if (p) owner = i;
     tc_program_free(p);
     free(failure);
@@ -223,7 +224,7 @@ static void test_cache_every_byte_damaged(void **state) {
     c = tc_cache_open(cache_dir);
     char *failure;
     uint64_t digest;
-    tc_program *p = tc_cache_lookup(c, &pr.cmds[owner], &failure, &digest);
+    tc_program *p = tc_cache_lookup(c, &pr.cmds[owner], &failure, &digest, NULL, NULL);
     tc_cache_close(c);
     misses += p == NULL;
     tc_program_free(p);
@@ -234,9 +235,9 @@ static void test_cache_every_byte_damaged(void **state) {
   c = tc_cache_open(cache_dir);
   char *failure;
   uint64_t digest;
-  assert_null(tc_cache_lookup(c, &pr.cmds[owner], &failure, &digest));
+  assert_null(tc_cache_lookup(c, &pr.cmds[owner], &failure, &digest, NULL, NULL));
   spill(g.gl_pathv[0], pristine, len); /* and intact again: a hit */
-  tc_program *p = tc_cache_lookup(c, &pr.cmds[owner], &failure, &digest);
+  tc_program *p = tc_cache_lookup(c, &pr.cmds[owner], &failure, &digest, NULL, NULL);
   assert_non_null(p);
   tc_program_free(p);
   free(failure);

@@ -313,6 +313,72 @@ static void test_crashing_text_server_survives(void **state) {
   lsp_workspace_remove(&ws);
 }
 
+/* The editor shows what CI shows: opening weights.c analyzes its whole program (the database's
+   component: tests/wholedb/modes), so the findings its tags cause in main.c and helpers.c are
+   published; an unsaved edit of weights.c that fixes them clears them in those files. */
+static void test_whole_program_of_the_document(void **state) {
+  (void)state;
+  lsp_workspace ws;
+  const char *none[] = {NULL};
+  assert_int_equal(lsp_workspace_create(&ws, none, NULL), 0);
+  const char *names[] = {"model.h", "weights.c", "config.c", "helpers.c", "main.c", "other.c"};
+  char path[512], *db = strdup("[");
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    char src[512];
+    snprintf(src, sizeof src, "%s/tests/wholedb/modes/%s", TC_SOURCE_DIR, names[i]);
+    char *text = lsp_read_file(src, NULL);
+    assert_non_null(text);
+    lsp_workspace_path(&ws, names[i], path, sizeof path);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    if (strstr(names[i], ".c")) {
+      char entry[2048];
+      snprintf(entry, sizeof entry,
+               "%s{\"directory\": \"%s\", \"file\": \"%s\", \"arguments\": [\"cc\", "
+               "\"-std=c11\", \"-I%s\", \"-c\", \"%s\"]}",
+               db[1] ? "," : "", ws.dir, path, TC_RUNTIME_INCLUDE, path);
+      db = realloc(db, strlen(db) + strlen(entry) + 4);
+      strcat(db, entry);
+    }
+  }
+  strcat(db, "]");
+  lsp_workspace_path(&ws, "compile_commands.json", path, sizeof path);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(db, f);
+  fclose(f);
+  free(db);
+
+  char weights[512], mainc[512], helpers[512];
+  lsp_workspace_path(&ws, "weights.c", weights, sizeof weights);
+  lsp_workspace_path(&ws, "main.c", mainc, sizeof mainc);
+  lsp_workspace_path(&ws, "helpers.c", helpers, sizeof helpers);
+  char *uri = uri_of(weights), *main_uri = uri_of(mainc), *helpers_uri = uri_of(helpers);
+  char *text = lsp_read_file(weights, NULL);
+  char *fixed = replace(text, "dt_sim(0)", "dt_cpu()");
+
+  lsp_client c;
+  start(&c, ws.dir, NULL);
+  initialize(&c, 1, 0);
+  did_open(&c, uri, text, 1);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, main_uri, -1))), 3);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, helpers_uri, -1))), 1);
+  did_change(&c, uri, fixed, 2); /* not saved: main.c's dt_add and helpers.c's dt_mul pass */
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, main_uri, -1))), 2);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, helpers_uri, -1))), 0);
+  shutdown_and_exit(&c, 9);
+  lsp_client_free(&c);
+  free(fixed);
+  free(text);
+  free(uri);
+  free(main_uri);
+  free(helpers_uri);
+  lsp_workspace_remove(&ws);
+}
+
 static void test_debounce_analyzes_latest_only(void **state) {
   (void)state;
   lsp_workspace ws;
@@ -621,6 +687,7 @@ int main(void) {
       cmocka_unit_test(test_diagnostics_follow_unsaved_text),
       cmocka_unit_test(test_debounce_analyzes_latest_only),
       cmocka_unit_test(test_crashing_text_server_survives),
+      cmocka_unit_test(test_whole_program_of_the_document),
       cmocka_unit_test(test_header_findings_and_build_folder),
       cmocka_unit_test(test_fallback_flags_one_message),
       cmocka_unit_test(test_p_dir_and_utf8_positions),

@@ -186,16 +186,12 @@ typedef struct str_list {
   int oom;
 } str_list;
 
-static void list_push(str_list *l, char *s) { /* takes s */
+/* Appends s (taken; NULL: out of memory). */
+static void list_append(str_list *l, char *s) {
   if (!s) {
     l->oom = 1;
     return;
   }
-  for (size_t i = 0; i < l->n; i++)
-    if (strcmp(l->v[i], s) == 0) {
-      free(s);
-      return;
-    }
   if (l->n == l->cap) {
     size_t cap = l->cap ? l->cap * 2 : 16;
     char **v = realloc(l->v, cap * sizeof *v);
@@ -208,6 +204,16 @@ static void list_push(str_list *l, char *s) { /* takes s */
     l->cap = cap;
   }
   l->v[l->n++] = s;
+}
+
+/* Appends s (taken) unless the list has it already: for the few search folders. */
+static void list_push(str_list *l, char *s) {
+  for (size_t i = 0; s && i < l->n; i++)
+    if (strcmp(l->v[i], s) == 0) {
+      free(s);
+      return;
+    }
+  list_append(l, s);
 }
 
 static void list_free(str_list *l) {
@@ -282,19 +288,19 @@ static void absent_paths(tc_cache *c, const tc_compile_cmd *cmd, char *const *de
       for (size_t x = 0; x < dirs.n; x++) {
         if (x == s) continue;
         char *cand = join(dirs.v[x], rel);
-        if (cand && !path_exists(c, cand)) list_push(out, cand);
+        if (cand && !path_exists(c, cand)) list_append(out, cand);
         else free(cand);
       }
     }
   }
   for (size_t i = 0; i < n_missing && !out->oom; i++) {
     if (missing[i][0] == '/') {
-      if (!path_exists(c, missing[i])) list_push(out, strdup(missing[i]));
+      if (!path_exists(c, missing[i])) list_append(out, strdup(missing[i]));
       continue;
     }
     for (size_t x = 0; x < dirs.n; x++) {
       char *cand = join(dirs.v[x], missing[i]);
-      if (cand && !path_exists(c, cand)) list_push(out, cand);
+      if (cand && !path_exists(c, cand)) list_append(out, cand);
       else free(cand);
     }
   }
@@ -340,17 +346,23 @@ static int write_checked(const char *path, tc_bbuf *b) {
 /* Marks an entry as just used, for the pruning's least-recently-used order. */
 static void touch(const char *path) { utimensat(AT_FDCWD, path, NULL, 0); }
 
-/* Every recorded file still hashes the same and every recorded absent path is still absent. */
-static int entry_fresh(tc_cache *c, tc_rd *r) {
+/* Every recorded file still hashes the same and every recorded absent path is still absent.
+   The recorded files go to deps when it is not NULL. */
+static int entry_fresh(tc_cache *c, tc_rd *r, str_list *deps) {
   uint64_t n_deps = tc_rd_u64(r);
   for (uint64_t i = 0; i < n_deps && !r->bad; i++) {
     char *dep = tc_rd_strdup(r);
     uint64_t h = tc_rd_u64(r);
     int missing = 1;
     uint64_t now = dep ? file_hash(c, dep, &missing) : 0;
-    free(dep);
-    if (missing || now != h) return 0;
+    if (missing || now != h) {
+      free(dep);
+      return 0;
+    }
+    if (deps) list_append(deps, dep);
+    else free(dep);
   }
+  if (deps && deps->oom) return 0;
   uint64_t n_absent = tc_rd_u64(r);
   for (uint64_t i = 0; i < n_absent && !r->bad; i++) {
     char *p = tc_rd_strdup(r);
@@ -362,9 +374,10 @@ static int entry_fresh(tc_cache *c, tc_rd *r) {
 }
 
 tc_program *tc_cache_lookup(tc_cache *c, const tc_compile_cmd *cmd, char **failure,
-                            uint64_t *digest) {
+                            uint64_t *digest, char ***deps, size_t *n_deps) {
   *failure = NULL;
   *digest = 0;
+  str_list dl = {0};
   tc_bbuf key = {0};
   key_string(cmd, &key);
   char *path = key.bad ? NULL : entry_path(c, &key);
@@ -376,7 +389,7 @@ tc_program *tc_cache_lookup(tc_cache *c, const tc_compile_cmd *cmd, char **failu
   uint64_t klen = tc_rd_u64(&r);
   const char *k = tc_rd_bytes(&r, klen);
   if (!k || klen != key.len || memcmp(k, key.p, key.len) != 0) goto done; /* hash collision */
-  if (!entry_fresh(c, &r)) goto done; /* stale */
+  if (!entry_fresh(c, &r, deps ? &dl : NULL)) goto done; /* stale */
   uint64_t flen = tc_rd_u64(&r);
   const char *f = tc_rd_bytes(&r, flen);
   uint64_t ilen = tc_rd_u64(&r);
@@ -395,7 +408,13 @@ tc_program *tc_cache_lookup(tc_cache *c, const tc_compile_cmd *cmd, char **failu
     }
   }
   touch(path);
+  if (deps) {
+    *deps = dl.v;
+    *n_deps = dl.n;
+    memset(&dl, 0, sizeof dl);
+  }
 done:
+  list_free(&dl);
   free(data);
   free(path);
   tc_bb_free(&key);

@@ -25,9 +25,10 @@ tc_cache *tc_cache_open(const char *dir);
 void tc_cache_close(tc_cache *c);
 
 /* The cached one-unit program for cmd, or NULL (missing, stale or unreadable). *failure gets
-   the unit's recorded failure (malloc'd) or NULL; *digest a hash of the unit's IR and failure. */
+   the unit's recorded failure (malloc'd) or NULL; *digest a hash of the unit's IR and failure;
+   with deps not NULL, *deps / *n_deps the files the unit read (malloc'd, on a hit). */
 tc_program *tc_cache_lookup(tc_cache *c, const tc_compile_cmd *cmd, char **failure,
-                            uint64_t *digest);
+                            uint64_t *digest, char ***deps, size_t *n_deps);
 /* What a unit's parse depended on besides its command: the files it read (the main file
    first) and the headers it looked for and did not find (as spelled in #include). */
 typedef struct tc_unit_inputs {

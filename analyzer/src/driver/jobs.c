@@ -31,45 +31,82 @@ typedef struct unit_parser {
   tc_parser *parser;
 } unit_parser;
 
+void tc_job_unit_clear(tc_job_unit *u) {
+  tc_program_free(u->prog);
+  free(u->failure);
+  for (size_t i = 0; i < u->n_deps; i++) free(u->deps[i]);
+  free(u->deps);
+  u->prog = NULL;
+  u->failure = NULL;
+  u->deps = NULL;
+  u->n_deps = 0;
+}
+
 int tc_jobs_cores(void) {
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n > 0 ? (int)n : 1;
 }
 
+static int is_unsaved(const tc_jobs_opts *o, const char *path) {
+  for (size_t i = 0; i < o->n_unsaved; i++)
+    if (strcmp(o->unsaved[i].path, path) == 0) return 1;
+  return 0;
+}
+
+/* The unit reads an editor buffer: its cached IR (of the files on disk) does not apply. */
+static int reads_unsaved(const tc_jobs_opts *o, const tc_job_unit *u) {
+  if (is_unsaved(o, u->cmd->file)) return 1;
+  for (size_t i = 0; i < u->n_deps; i++)
+    if (is_unsaved(o, u->deps[i])) return 1;
+  return 0;
+}
+
 static void run_unit(pool *pl, unit_parser *up, tc_job_unit *u) {
   if (!u->cmd) return; /* its failure is already set; the driver digests it */
-  if (pl->cache) {
-    u->prog = tc_cache_lookup(pl->cache, u->cmd, &u->failure, &u->digest);
-    if (u->prog) {
+  const tc_jobs_opts *o = pl->opts;
+  int edited = is_unsaved(o, u->cmd->file);
+  if (pl->cache && !edited) {
+    u->prog = tc_cache_lookup(pl->cache, u->cmd, &u->failure, &u->digest, &u->deps, &u->n_deps);
+    if (u->prog && !reads_unsaved(o, u)) {
       u->from_cache = 1;
       return;
     }
+    edited = u->prog != NULL; /* it includes an edited header */
+    tc_job_unit_clear(u);
+    u->digest = 0;
   }
+  const tc_unsaved_file *unsaved = edited ? o->unsaved : NULL;
+  size_t n_unsaved = edited ? o->n_unsaved : 0;
   tc_parse_result r;
   int rc;
+  int want_deps = pl->cache != NULL || pl->opts->want_deps;
   if (up->worker) {
     char err[512];
-    rc = tc_worker_parse(up->worker, u->cmd, NULL, 0, pl->cache != NULL,
+    rc = tc_worker_parse(up->worker, u->cmd, unsaved, n_unsaved, want_deps,
                          pl->opts->unit_timeout, &r, err, sizeof err);
     if (rc < 0 && !r.failure) { /* no worker could start: say why, for this unit */
       r.failure = strdup(err);
       rc = r.failure ? 1 : -1;
     }
   } else {
-    rc = tc_parse_unit(up->parser, u->cmd, NULL, 0, pl->cache != NULL, &r);
+    rc = tc_parse_unit(up->parser, u->cmd, unsaved, n_unsaved, want_deps, &r);
   }
   if (rc < 0) {
     atomic_store(&pl->oom, 1);
     return;
   }
-  if (pl->cache && r.prog && rc == 0) {
+  if (pl->cache && r.prog && rc == 0 && !edited) { /* never the IR of unsaved text */
     tc_unit_inputs in = {r.deps, r.n_deps, r.missing, r.n_missing};
     u->digest = tc_cache_store(pl->cache, u->cmd, r.prog, r.failure, &in);
   }
   u->prog = r.prog;
   u->failure = r.failure;
+  u->deps = r.deps;
+  u->n_deps = r.n_deps;
   r.prog = NULL;
   r.failure = NULL;
+  r.deps = NULL;
+  r.n_deps = 0;
   tc_parse_result_free(&r);
 }
 

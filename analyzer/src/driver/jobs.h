@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "frontend/compdb.h"
+#include "frontend/parse.h"
 #include "ir/ir.h"
 
 typedef struct tc_cache tc_cache;
@@ -21,6 +22,8 @@ typedef struct tc_job_unit {
   char *failure;             /* result: why the unit could not be (fully) analyzed */
   int from_cache;            /* result: the IR came from the cache */
   uint64_t digest;           /* result, with a cache: the unit's IR digest (0: none) */
+  char **deps;               /* result, with a cache or want_deps: the files the unit read */
+  size_t n_deps;
 } tc_job_unit;
 
 typedef struct tc_jobs_opts {
@@ -28,7 +31,14 @@ typedef struct tc_jobs_opts {
   tc_cache *cache;        /* NULL: no cache */
   const char *worker_exe; /* the tagcheck binary for unit workers; NULL: parse in-process */
   double unit_timeout;    /* seconds a unit's parse may take in a worker (0: no limit) */
+  int want_deps;          /* list every unit's files (deps) even without a cache */
+  const tc_unsaved_file *unsaved; /* editor buffers: a unit whose file or one of whose files
+                                     is among them is parsed with them, and not cached */
+  size_t n_unsaved;
 } tc_jobs_opts;
+
+/* Frees a unit's results (program, failure, files) and clears them. */
+void tc_job_unit_clear(tc_job_unit *u);
 
 /* Lowers every unit. Returns 0, or -1 when out of memory or no thread could be started. */
 int tc_jobs_run(tc_job_unit *units, size_t n, const tc_jobs_opts *opts);

@@ -1,7 +1,7 @@
 /* analyzer/src/lsp/lsp_analyze.c — the LSP server's analysis of one document (see
  * lsp_analyze.h): compile command lookup with cached databases (reloaded when the file
- * changes), fallback flags, the project's session (lsp_project.h), suppressions from the
- * unsaved text. */
+ * changes), fallback flags, the project's session (lsp_project.h) analyzing the document's
+ * whole program when the database lists it, suppressions from the unsaved text. */
 #include "lsp/lsp_analyze.h"
 
 #include <limits.h>
@@ -317,6 +317,7 @@ int tc_lsp_analyze(tc_lsp_analyzer *a, const char *path, const tc_unsaved_file *
   tc_compile_cmd cmd;
   memset(&cmd, 0, sizeof cmd);
   const tc_compile_cmd *use = NULL;
+  const tc_compdb *use_db = NULL; /* use is an entry of it: analyze its whole program */
   char *db_dir = tc_lsp_find_compdb_dir(a->opts->compdb_dir, path);
   if (!db_dir) {
     set_reason(&res->fallback_reason, "no compile_commands.json in its folder or above%s%s",
@@ -333,6 +334,7 @@ int tc_lsp_analyze(tc_lsp_analyzer *a, const char *path, const tc_unsaved_file *
       }
       if (use) {
         res->command_source = strdup(d->db.path);
+        use_db = &d->db;
       } else {
         set_reason(&res->fallback_reason, "%s does not list it%s", d->db.path, NULL);
         /* Borrow the flags of the nearest listed file, as clangd does for headers. */
@@ -361,7 +363,8 @@ int tc_lsp_analyze(tc_lsp_analyzer *a, const char *path, const tc_unsaved_file *
     res->fallback = 1;
     use = &cmd;
   }
-  int rc = tc_session_analyze(session, use, unsaved, n_unsaved, &res->report, err, err_len);
+  int rc = tc_session_analyze(session, use_db, use, unsaved, n_unsaved, &res->report,
+                              &res->program_files, &res->n_program_files, err, err_len);
   tc_compile_cmd_free(&cmd);
   if (rc != 0) {
     tc_lsp_result_free(res);
@@ -376,4 +379,8 @@ void tc_lsp_result_free(tc_lsp_result *res) {
   free(res->command_source);
   free(res->fallback_reason);
   res->command_source = res->fallback_reason = NULL;
+  for (size_t i = 0; i < res->n_program_files; i++) free(res->program_files[i]);
+  free(res->program_files);
+  res->program_files = NULL;
+  res->n_program_files = 0;
 }

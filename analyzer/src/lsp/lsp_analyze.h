@@ -18,7 +18,11 @@
 typedef struct tc_lsp_analyzer tc_lsp_analyzer;
 
 typedef struct tc_lsp_result {
-  tc_report report;     /* findings of the unit (suppressions and rule settings applied) */
+  tc_report report;     /* findings of the document's program — every unit of its component of
+                           the database, or the document's unit alone without one —
+                           (suppressions and rule settings applied) */
+  char **program_files; /* the units analyzed (heap) */
+  size_t n_program_files;
   int fallback;         /* no compile command was found: fallback flags were used */
   char *fallback_reason;/* why (heap), when fallback */
   char *command_source; /* the compile_commands.json used; with fallback, where the flags came

@@ -165,8 +165,23 @@ static void analyze_doc(lsp_server *s, tc_lsp_doc *doc) {
                  doc->path, res.report.failures[0].reason ? res.report.failures[0].reason : "");
   cJSON *current = tc_lsp_diagnostics_build(&res.report, &s->docs, doc->uri, s->utf8);
   if (current) {
-    cJSON *old = doc->published;
-    doc->published = current;
+    /* what every other open document of the same program published is replaced by this
+       analysis of the whole program (else a fixed finding would live on in its union) */
+    cJSON *old = cJSON_CreateObject();
+    for (size_t i = 0; old && i < s->docs.n; i++) {
+      tc_lsp_doc *o = s->docs.items[i];
+      int same_program = o == doc;
+      for (size_t k = 0; !same_program && o->path && k < res.n_program_files; k++)
+        same_program = strcmp(o->path, res.program_files[k]) == 0;
+      if (!same_program) continue;
+      const cJSON *t;
+      cJSON_ArrayForEach(t, o->published) {
+        if (!cJSON_GetObjectItemCaseSensitive(old, t->string))
+          cJSON_AddItemToObject(old, t->string, cJSON_CreateArray());
+      }
+      cJSON_Delete(o->published);
+      o->published = o == doc ? current : cJSON_Duplicate(current, 1);
+    }
     publish_changes(s, old, current);
     cJSON_Delete(old);
   }

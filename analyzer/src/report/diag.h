@@ -80,5 +80,9 @@ void tc_report_take(tc_report *dst, tc_report *src);
    whatever the order units were analyzed in. */
 void tc_report_sort(tc_report *r);
 const char *tc_level_name(tc_level l); /* "note", "warning", "error" */
+/* Keeps the diags for which keep() returns non-zero (index: the diag's position before
+   filtering), frees the others, preserves order. */
+void tc_report_filter(tc_report *r, int (*keep)(const tc_diag *d, size_t index, void *ctx),
+                      void *ctx);
 
 #endif /* TC_DIAG_H */

@@ -14,10 +14,7 @@ char *tc_strdup_or_empty(const char *s);
 /* The rule with this id (and its index in r->rules), or NULL. */
 const tc_rule_meta *tc_report_find_rule(const tc_report *r, const char *id, size_t *index);
 
-/* Keeps the diags for which keep() returns non-zero (index: the diag's position before
-   filtering), frees the others, preserves order. */
-void tc_report_filter(tc_report *r, int (*keep)(const tc_diag *d, size_t index, void *ctx),
-                      void *ctx);
+/* tc_report_filter is in diag.h. */
 
 /* "error" / "warning" / "note" -> level; -1 for anything else. */
 int tc_level_parse(const char *name, tc_level *out);

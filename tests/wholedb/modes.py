@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""tests/wholedb/modes.py — whole program in every mode (SPEC §7): a project whose findings
+cross files (a tag from another unit, from a header, through a global, through a helper of a
+third unit) plus a second program, analyzed in full and then in every partial mode — each file
+named alone (the finding's file, the files of its trace, a header), with and without the cache,
+shards merged — each must report exactly the full run's findings for what it names. Without a
+database, tagcheck names the functions defined elsewhere.
+
+usage: modes.py TAGCHECK SOURCE_DIR RUNTIME_INCLUDE WORK"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+TAGCHECK, SRC, INC, WORK = sys.argv[1:5]
+FILES = ["main.c", "weights.c", "config.c", "helpers.c", "other.c"]
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(*args, env=None):
+    p = subprocess.run([TAGCHECK, *args], capture_output=True, text=True, env=env, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def findings(out):
+    """(file name, line, col, rule) of every finding, and the files of its trace."""
+    keys = {}
+    for f in json.loads(out)["findings"]:
+        key = (os.path.basename(f["file"]), f["line"], f["col"], f["rule"])
+        keys[key] = {os.path.basename(f["file"])} | {os.path.basename(n["file"]) for n in f["notes"]}
+    return keys
+
+
+def sarif_results(path):
+    with open(path) as f:
+        log = json.load(f)
+    out = []
+    for run_ in log["runs"]:
+        for r in run_["results"]:
+            loc = r["locations"][0]["physicalLocation"]
+            out.append((loc["artifactLocation"]["uri"], loc["region"]["startLine"],
+                        loc["region"]["startColumn"], r["ruleId"]))
+    return out
+
+
+shutil.rmtree(WORK, ignore_errors=True)
+shutil.copytree(os.path.join(SRC, "tests", "wholedb", "modes"), WORK)
+db = [{"directory": WORK, "file": os.path.join(WORK, f),
+       "arguments": ["cc", "-std=c11", "-I" + WORK, "-I" + INC, "-c", f]} for f in FILES]
+with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+    json.dump(db, f, indent=1)
+
+status, out, err = run("-p", WORK, "--format", "json", "-q", "--no-cache")
+check(status == 1, f"full run: exit {status}: {err}")
+full = findings(out)
+check(len(full) == 5, f"full run: 5 findings expected, got {sorted(full)}")
+touching = {}
+for key, files in full.items():
+    for name in files:
+        touching.setdefault(name, set()).add(key)
+check(touching.get("model.h"), "a finding should trace through model.h")
+check(len(touching.get("weights.c", ())) == 2, "two findings should trace through weights.c")
+
+for cached in (False, True):
+    for name in FILES + ["model.h"]:
+        args = ["-p", WORK, "--format", "json", "-q", os.path.join(WORK, name)]
+        if not cached:
+            args.append("--no-cache")
+        status, out, err = run(*args)
+        got = set(findings(out)) if out else set()
+        want = touching.get(name, set())
+        check(got == want, f"{name} named ({'cache' if cached else 'no cache'}): "
+                           f"got {sorted(got)}, want {sorted(want)}; {err}")
+        check(status == (1 if want else 0), f"{name} named: exit {status}")
+
+# two files named: the union
+status, out, err = run("-p", WORK, "--format", "json", "-q", os.path.join(WORK, "config.c"),
+                       os.path.join(WORK, "other.c"))
+check(set(findings(out)) == touching["config.c"] | touching["other.c"], "two files named")
+
+# shards merged report exactly what one run reports
+status, _, err = run("-p", WORK, "--no-cache", "--format", "sarif", "-q", "--root", WORK,
+                     "-o", os.path.join(WORK, "full.sarif"))
+whole = sarif_results(os.path.join(WORK, "full.sarif"))
+for n in (2, 3, 7):
+    parts = []
+    for k in range(1, n + 1):
+        path = os.path.join(WORK, f"shard{k}of{n}.sarif")
+        status, _, err = run("-p", WORK, "--no-cache", "--format", "sarif", "-q", "--root", WORK,
+                             "--shard", f"{k}/{n}", "-o", path)
+        check(status in (0, 1), f"shard {k}/{n}: exit {status}: {err}")
+        parts.append(path)
+    merged = os.path.join(WORK, f"merged{n}.sarif")
+    p = subprocess.run([TAGCHECK, "merge", "-o", merged, *parts], capture_output=True, text=True)
+    check(p.returncode == 0, f"merge of {n} shards: {p.stderr}")
+    got = sarif_results(merged)
+    check(sorted(got) == sorted(whole), f"{n} shards merged: {sorted(got)} != {sorted(whole)}")
+
+# no database: say which functions are defined elsewhere
+status, out, err = run(os.path.join(WORK, "main.c"), "--no-cache", "--", "-I" + WORK, "-I" + INC)
+check("load_weights" in err and "-p DIR" in err, f"one file without a database: {err}")
+# a header no unit includes
+with open(os.path.join(WORK, "unused.h"), "w") as f:
+    f.write("int unused;\n")
+status, out, err = run("-p", WORK, "-q", os.path.join(WORK, "unused.h"))
+check(status == 0 and "no unit of the compilation database includes it" in err,
+      f"unused header: exit {status}: {err}")
+
+sys.exit(1 if failures else 0)
