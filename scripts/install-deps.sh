@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the build and test dependencies that are missing (Debian 12, as root or with sudo).
 set -e
-PKGS="cmake make gcc pkg-config python3 libclang-19-dev clang-19 libcjson-dev libopenblas-dev libcmocka-dev neovim libclang-rt-19-dev csmith libcsmith-dev valgrind"
+PKGS="cmake make gcc git pkg-config python3 libclang-19-dev clang-19 libcjson-dev libopenblas-dev libcmocka-dev neovim libclang-rt-19-dev csmith libcsmith-dev valgrind"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -3,8 +3,9 @@
 cross files (a tag from another unit, from a header, through a global, through a helper of a
 third unit) plus a second program, analyzed in full and then in every partial mode — each file
 named alone (the finding's file, the files of its trace, a header), with and without the cache,
-shards merged — each must report exactly the full run's findings for what it names. Without a
-database, tagcheck names the functions defined elsewhere.
+shards merged, the pre-commit hook of docs/ci.md — each must report exactly the full run's
+findings for what it names. Without a database, tagcheck names the functions defined
+elsewhere. (The language server's mode is tested in tests/lsp, test_lsp_session.c.)
 
 usage: modes.py TAGCHECK SOURCE_DIR RUNTIME_INCLUDE WORK"""
 import json
@@ -112,5 +113,43 @@ with open(os.path.join(WORK, "unused.h"), "w") as f:
 status, out, err = run("-p", WORK, "-q", os.path.join(WORK, "unused.h"))
 check(status == 0 and "no unit of the compilation database includes it" in err,
       f"unused header: exit {status}: {err}")
+
+# the pre-commit hook of docs/ci.md, as documented: a commit touching only weights.c (or only a
+# header) is refused for the findings it causes in main.c and helpers.c
+with open(os.path.join(SRC, "docs", "ci.md")) as f:
+    doc = f.read()
+hook = doc[doc.index("#!/bin/sh\n# .git/hooks/pre-commit"):]
+hook = hook[:hook.index("```")]
+os.makedirs(os.path.join(WORK, "build"), exist_ok=True)
+shutil.copy(os.path.join(WORK, "compile_commands.json"), os.path.join(WORK, "build"))
+env = dict(os.environ, PATH=os.path.dirname(os.path.abspath(TAGCHECK)) + ":" + os.environ["PATH"],
+           GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+           GIT_COMMITTER_EMAIL="t@t")
+
+
+def git(*args):
+    return subprocess.run(["git", *args], cwd=WORK, env=env, capture_output=True, text=True)
+
+
+check(git("init", "-q").returncode == 0, "git init")
+git("add", "-A")
+check(git("commit", "-q", "--no-verify", "-m", "base").returncode == 0, "git commit")
+with open(os.path.join(WORK, ".git", "hooks", "pre-commit"), "w") as f:
+    f.write(hook)
+os.chmod(os.path.join(WORK, ".git", "hooks", "pre-commit"), 0o755)
+for name, want in (("weights.c", touching["weights.c"]), ("model.h", touching["model.h"])):
+    with open(os.path.join(WORK, name), "a") as f:
+        f.write("/* an edit */\n")
+    git("add", name)
+    p = git("commit", "-q", "-m", "edit " + name)
+    check(p.returncode != 0, f"hook: a commit of {name} alone must be refused")
+    for (file, line, _col, rule) in want:
+        out = p.stdout + p.stderr  # git gives the hook's output on stderr
+        check(f"{file}:{line}:" in out, f"hook on {name}: {file}:{line} [{rule}] not reported: {out}")
+    git("reset", "-q", "--hard")
+with open(os.path.join(WORK, "notes.txt"), "w") as f:
+    f.write("no code\n")
+git("add", "notes.txt")
+check(git("commit", "-q", "-m", "notes").returncode == 0, "hook: a commit without code passes")
 
 sys.exit(1 if failures else 0)
