@@ -207,7 +207,7 @@ static int build_units(const tc_options *o, tc_compdb *db, unit_list *ul, tc_sel
 
 static char *default_cache_dir(const tc_options *o, const tc_compdb *db) {
   if (o->cache_dir) return strdup(o->cache_dir);
-  if (!o->compdb_dir || !db->path) return NULL; /* FILE -- ARGS: only with --cache-dir */
+  if (!db->path) return NULL; /* FILE -- ARGS: only with --cache-dir */
   /* next to the database: DIR/.tagcheck-cache for -p DIR */
   const char *slash = strrchr(db->path, '/');
   size_t dl = slash ? (size_t)(slash - db->path) : 0;

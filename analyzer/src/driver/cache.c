@@ -316,6 +316,15 @@ static uint64_t unit_digest(const void *ir, size_t ir_len, const char *failure, 
   return tc_fnv64(h, failure ? failure : "", flen) ^ ((uint64_t)flen << 32);
 }
 
+uint64_t tc_cache_digest(const tc_program *prog, const char *failure) {
+  size_t ir_len = 0;
+  unsigned char *ir = tc_ir_serialize(prog, &ir_len);
+  if (!ir) return 0;
+  uint64_t d = unit_digest(ir, ir_len, failure, failure ? strlen(failure) : 0);
+  free(ir);
+  return d;
+}
+
 uint64_t tc_cache_failure_digest(const char *file, const char *failure) {
   uint64_t h = tc_fnv64(TC_FNV_INIT, file, strlen(file) + 1);
   return unit_digest(&h, sizeof h, failure, failure ? strlen(failure) : 0);

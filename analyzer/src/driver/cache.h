@@ -43,6 +43,10 @@ typedef struct tc_unit_inputs {
    only an optimization. */
 uint64_t tc_cache_store(tc_cache *c, const tc_compile_cmd *cmd, const tc_program *prog,
                         const char *failure, const tc_unit_inputs *in);
+/* The digest tc_cache_store would give prog, without storing it (units parsed with an editor's
+   unsaved text: their findings can still come from the results cache). 0 when prog cannot be
+   serialized. */
+uint64_t tc_cache_digest(const tc_program *prog, const char *failure);
 /* A digest for a unit that has no IR (only a failure). */
 uint64_t tc_cache_failure_digest(const char *file, const char *failure);
 

@@ -95,9 +95,11 @@ static void run_unit(pool *pl, unit_parser *up, tc_job_unit *u) {
     atomic_store(&pl->oom, 1);
     return;
   }
-  if (pl->cache && r.prog && rc == 0 && !edited) { /* never the IR of unsaved text */
+  if (pl->cache && r.prog && rc == 0 && !edited) {
     tc_unit_inputs in = {r.deps, r.n_deps, r.missing, r.n_missing};
     u->digest = tc_cache_store(pl->cache, u->cmd, r.prog, r.failure, &in);
+  } else if (pl->cache && r.prog && rc == 0) { /* never the IR of unsaved text; its digest */
+    u->digest = tc_cache_digest(r.prog, r.failure);
   }
   u->prog = r.prog;
   u->failure = r.failure;
