@@ -1,5 +1,6 @@
 # Thin wrapper over CMake: `make demo` and `make test` install what is missing (Debian 12,
-# apt-get, no prompts), configure, build, then run. BUILD_DIR and CMAKE_FLAGS may be overridden.
+# apt-get, no prompts), configure, build, then run — the same as scripts/quickstart.sh, which
+# needs no make. BUILD_DIR and CMAKE_FLAGS may be overridden.
 # `make test-sanitize` builds everything with AddressSanitizer + UndefinedBehaviorSanitizer into
 # ASAN_BUILD_DIR and runs the whole suite there (docs/hardening.md).
 BUILD_DIR ?= build
@@ -12,7 +13,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 all: build
 
 deps:
-	@sh scripts/install-deps.sh
+	@sh scripts/install-deps.sh test
 
 configure: deps
 	cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS)
@@ -20,8 +21,8 @@ configure: deps
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-demo: build
-	@sh scripts/demo.sh $(BUILD_DIR)
+demo:
+	@BUILD_DIR=$(abspath $(BUILD_DIR)) CMAKE_FLAGS="$(CMAKE_FLAGS)" sh scripts/quickstart.sh demo
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)

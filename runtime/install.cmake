@@ -1,6 +1,8 @@
 # runtime/install.cmake — installs libdt (shared and static), its public headers (dt.h,
-# backend.h, rules.def), a relocatable pkg-config file dt.pc and a CMake package
-# (find_package(dt) -> dt::dt, dt::dt_static), all in the install component "dt".
+# backend.h, rules.def, fingerprint.h), a relocatable pkg-config file dt.pc and a CMake package
+# (find_package(dt) -> dt::dt, dt::dt_static), all in the install component "dt"; installed
+# as root into the system (no DESTDIR), it refreshes the dynamic linker's cache, so a program
+# linked with -ldt starts at once.
 include(CMakePackageConfigHelpers)
 
 set(DT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/dt)
@@ -14,6 +16,7 @@ install(FILES
   ${CMAKE_CURRENT_SOURCE_DIR}/include/dt/dt.h
   ${CMAKE_CURRENT_SOURCE_DIR}/include/dt/backend.h
   ${CMAKE_CURRENT_SOURCE_DIR}/include/dt/rules.def
+  ${CMAKE_CURRENT_SOURCE_DIR}/include/dt/fingerprint.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dt COMPONENT dt)
 
 install(EXPORT dtTargets NAMESPACE dt:: DESTINATION ${DT_CMAKE_DIR} COMPONENT dt)
@@ -29,3 +32,13 @@ file(RELATIVE_PATH DT_PC_TO_PREFIX "/p/${DT_PKGCONFIG_DIR}" "/p")
 string(REGEX REPLACE "/$" "" DT_PC_TO_PREFIX "${DT_PC_TO_PREFIX}")
 configure_file(${CMAKE_CURRENT_SOURCE_DIR}/dt.pc.in ${CMAKE_CURRENT_BINARY_DIR}/dt.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/dt.pc DESTINATION ${DT_PKGCONFIG_DIR} COMPONENT dt)
+
+# A program built against the installed libdt must start without the user running ldconfig.
+install(CODE [[
+  if(NOT "$ENV{DESTDIR}" AND EXISTS /sbin/ldconfig)
+    execute_process(COMMAND id -u OUTPUT_VARIABLE tc_uid OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(tc_uid STREQUAL "0")
+      execute_process(COMMAND /sbin/ldconfig)
+    endif()
+  endif()
+]] COMPONENT dt)

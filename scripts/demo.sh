@@ -1,38 +1,41 @@
 #!/bin/sh
-# `make demo`: runs tagcheck over the bundled corpus (buggy and clean programs, one compilation
-# database covering all of them) and prints its findings, then runs the dt runtime example.
-set -e
+# scripts/demo.sh BUILD_DIR — the demo's story in one screen: the headline program's bug found
+# by tagcheck before it runs (the finding and its trace), the runtime stopping at the same line
+# with the same rule when it runs anyway, then one tagcheck run over the whole bundled corpus
+# summed up per rule against the programs' annotations, and where to go next.
+set -eu
 BUILD_DIR=${1:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 TAGCHECK="$BUILD_DIR/bin/tagcheck"
-if [ ! -x "$TAGCHECK" ] || [ ! -x "$BUILD_DIR/bin/dt_demo" ]; then
-  echo "demo.sh: $TAGCHECK or $BUILD_DIR/bin/dt_demo is missing; build first (make build)" >&2
+command -v tagcheck >/dev/null 2>&1 && TAGCHECK=tagcheck # the installed one, when installed
+if ! "$TAGCHECK" --version >/dev/null 2>&1; then
+  echo "demo.sh: $TAGCHECK is missing; build first (sh scripts/quickstart.sh demo)" >&2
   exit 2
 fi
-DB_DIR="$BUILD_DIR/demo"
-mkdir -p "$DB_DIR"
-# One entry per corpus source file, compiled with its own folder and the runtime headers on the
-# include path (what a project's CMake would write with CMAKE_EXPORT_COMPILE_COMMANDS=ON).
-{
-  echo "["
-  sep=""
-  # corpus/ggml/ is written against ggml: tests/ggml checks it with rules/ggml.json
-  find "$TOP/corpus" -path "$TOP/corpus/ggml" -prune -o -name '*.c' -print | LC_ALL=C sort |
-  while read -r f; do
-    d=$(dirname "$f")
-    printf '%s{"directory": "%s", "file": "%s", "arguments": ["cc", "-std=c11", "-I%s", "-I%s/runtime/include", "-c", "%s"]}\n' \
-      "$sep" "$d" "$f" "$d" "$TOP" "$f"
-    sep=","
-  done
-  echo "]"
-} > "$DB_DIR/compile_commands.json"
-echo "== tagcheck -p $DB_DIR (every program of corpus/, buggy and clean)"
-status=0
-"$TAGCHECK" -p "$DB_DIR" --no-cache --root "$TOP" || status=$?
-case $status in
-  0|1) ;;
-  *) echo "demo.sh: tagcheck exited with status $status" >&2; exit "$status" ;;
-esac
+WORK="$BUILD_DIR/demo"
+mkdir -p "$WORK"
+HEADLINE=corpus/autodiff/from_inner_wrong_backend_bug.c
+
 echo
-echo "== dt runtime example ($BUILD_DIR/bin/dt_demo)"
-"$BUILD_DIR/bin/dt_demo"
+echo "== Before it runs: tagcheck $HEADLINE"
+(cd "$TOP" && "$TAGCHECK" --no-cache -q "$HEADLINE" -- -I"$TOP/runtime/include") || true
+
+echo
+echo "== When it runs anyway: the runtime stops at the same line, with the same rule"
+cc -std=c11 -I"$TOP/runtime/include" "$TOP/$HEADLINE" -o "$WORK/headline" \
+  -L"$BUILD_DIR/lib" -Wl,-rpath,"$BUILD_DIR/lib" -ldt 2> "$WORK/cc.log" ||
+  { echo "demo.sh: cc failed (see $WORK/cc.log)" >&2; exit 1; }
+(cd "$TOP" && "$WORK/headline" 2>&1 | sed -n '1p') 2>/dev/null || true
+
+echo
+echo "== The bundled corpus: buggy and clean programs, analyzed as a project would be"
+python3 "$TOP/scripts/demo_summary.py" "$TAGCHECK" "$TOP" "$WORK"
+echo "  (every program is also built and run against libdt by 'ctest -L corpus': the runtime"
+echo "   must stop at each annotated line with that rule, and clean programs must run clean)"
+
+echo
+echo "== Next"
+echo "  your project:   tagcheck -p build              (a compile_commands.json in build/)"
+echo "  one finding:    tagcheck -p build src/train.c  (its whole program, what touches the file)"
+echo "  CI and SARIF:   docs/ci.md      editors: docs/editors.md      other APIs: docs/rules.md"
+echo "  the test suite: sh scripts/quickstart.sh test"

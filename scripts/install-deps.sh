@@ -1,7 +1,13 @@
 #!/bin/sh
-# Installs the build and test dependencies that are missing (Debian 12, as root or with sudo).
+# scripts/install-deps.sh [demo|test] — installs the Debian 12 packages that are missing (as
+# root or with sudo), only what the purpose needs:
+#   demo  what building tagcheck and libdt and running the demo need
+#   test  that plus what the test suite needs (the default): fuzzing, valgrind, csmith, Neovim,
+#         g++, git, and Node.js with Microsoft's SARIF validator (npm ci in tests/report)
 set -e
-PKGS="cmake make gcc git pkg-config python3 libclang-19-dev clang-19 libcjson-dev libopenblas-dev libcmocka-dev neovim libclang-rt-19-dev csmith libcsmith-dev valgrind"
+what=${1:-test}
+PKGS="cmake make gcc libc6-dev pkg-config python3 libclang-19-dev clang-19 libcjson-dev libopenblas-dev libcmocka-dev"
+[ "$what" = test ] && PKGS="$PKGS g++ git neovim libclang-rt-19-dev csmith libcsmith-dev valgrind"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -13,7 +19,10 @@ if [ -n "$missing" ]; then
   echo "installing:$missing"
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends $missing
+else
+  echo "every package is installed ($what)"
 fi
+[ "$what" = test ] || exit 0
 
 # The SARIF validator that tests/report runs (Microsoft's @microsoft/sarif-multitool, pinned
 # in tests/report/package-lock.json): Node.js and npm from Debian when missing, then `npm ci`.
