@@ -20,6 +20,7 @@
 #include "driver/components.h"
 #include "driver/isolate.h"
 #include "driver/jobs.h"
+#include "driver/rule_info.h"
 #include "driver/selection.h"
 #include "driver/worker.h"
 #include "engine/engine.h"
@@ -449,6 +450,23 @@ int tc_driver_run(tc_options *o) {
       fprintf(stderr, "tagcheck: %s\n", err);
       goto done;
     }
+    /* the rules' metadata: every rule id named must be one of them */
+    tc_report_add_builtin_rules(&r);
+    tc_rules_describe(rules, &r);
+    if (o->list_rules || o->explain_rule) {
+      if (o->list_rules) tc_list_rules(&r, stdout);
+      if (o->explain_rule && tc_explain_rule(&r, o->explain_rule, stdout) != 0) {
+        fprintf(stderr, "tagcheck: --explain: unknown rule '%s' (see tagcheck --list-rules)\n",
+                o->explain_rule);
+        goto done;
+      }
+      status = 0;
+      goto done;
+    }
+    if (tc_check_rule_ids(o, &r, err, sizeof err) != 0) {
+      fprintf(stderr, "tagcheck: %s\n", err);
+      goto done;
+    }
   }
   status = build_units(o, &db, &ul, &sel);
   if (status != 0) goto done;
@@ -487,8 +505,6 @@ int tc_driver_run(tc_options *o) {
     status = r.n_failures ? 3 : 0;
     goto done;
   }
-  tc_report_add_builtin_rules(&r);
-  tc_rules_describe(rules, &r);
   tc_engine_opts eo = engine_opts(o);
   analysis_totals at;
   memset(&at, 0, sizeof at);

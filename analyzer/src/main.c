@@ -43,6 +43,8 @@ static void usage(FILE *f) {
         "  --unavailable B    treat backend B (cpu, sim, cuda) as unavailable (repeatable)\n"
         "  --enable RULE      report RULE (repeatable)\n"
         "  --disable RULE     do not report RULE (repeatable)\n"
+        "  --list-rules       print every rule of the loaded rules files: id, level, summary\n"
+        "  --explain RULE     what RULE means, an example and its fix\n"
         "  --dump-ir          print the lowered IR instead of analyzing (debugging)\n"
         "  -q                 no summary line on stderr\n"
         "  --version          print the version\n"
@@ -67,6 +69,7 @@ static void options_free(tc_options *o) {
   free(o->baseline);
   free(o->config);
   free(o->worker_exe);
+  free(o->explain_rule);
   free_list(o->unavailable, o->n_unavailable);
   free_list(o->enable_rules, o->n_enable_rules);
   free_list(o->disable_rules, o->n_disable_rules);
@@ -107,7 +110,7 @@ static int parse_int(const char *s, long *out) {
 static const char *const valued[] = {"-p", "--rules", "--format", "-o", "-j", "--cache-dir",
                                      "--root", "--baseline", "--config", "--fail-on", "--shard",
                                      "--unavailable", "--enable", "--disable",
-                                     "--unit-timeout", "--cache-limit"};
+                                     "--unit-timeout", "--cache-limit", "--explain"};
 
 /* Matches argv[*i] against an option taking a value; sets *val. Returns 1 on a match, 0 if the
    argument is not this option, -1 if the value is missing. */
@@ -155,6 +158,7 @@ static int apply_value(tc_options *o, const char *name, const char *v) {
     return 0;
   }
   if (!strcmp(name, "--cache-dir")) return set_string(&o->cache_dir, v);
+  if (!strcmp(name, "--explain")) return set_string(&o->explain_rule, v);
   if (!strcmp(name, "--unit-timeout")) {
     char *end;
     errno = 0;
@@ -241,6 +245,7 @@ static int parse_args(int argc, char **argv, tc_options *o) {
     else if (!strcmp(a, "--no-cache")) o->no_cache = 1;
     else if (!strcmp(a, "--show-suppressed")) o->show_suppressed = 1;
     else if (!strcmp(a, "--dump-ir")) o->dump_ir = 1;
+    else if (!strcmp(a, "--list-rules")) o->list_rules = 1;
     else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) o->quiet = 1;
     else {
       int matched = 0;

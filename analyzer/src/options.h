@@ -33,6 +33,8 @@ typedef struct tc_options {
   size_t n_disable_rules;
   int dump_ir;             /* --dump-ir: print the lowered IR (debugging) */
   int quiet;               /* -q: no summary line on stderr */
+  int list_rules;          /* --list-rules: print the loaded rules, one a line, and exit */
+  char *explain_rule;      /* --explain RULE: print what RULE means, an example, its fix */
   double unit_timeout;     /* --unit-timeout SECONDS: per unit's parse, per program's analysis
                               (main.c sets the default, 300; 0: no limit) */
   long cache_limit_mb;     /* --cache-limit MB: the cache is pruned to this size (0: 1024) */

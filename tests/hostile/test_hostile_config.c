@@ -352,17 +352,17 @@ static void test_compdb_thousands_of_entries(void **state) {
   char *dbdir = hx_fmt("%s/db-big", fx->dir);
   free(hx_write(dbdir, "compile_commands.json", db, len));
   free(db);
-  /* Shard 1 of 1000: entries 0, 1000, 2000, 3000, 4000, all of them bug.c. */
+  /* Shards deal whole programs (here every unit is one), largest first: each of the 1000
+     shards gets one of the 1000 buggy units and four clean ones. */
   hx_result r;
   hx_tagcheck(&r, fx->dir, "--no-cache", "-j", "2", "--shard", "1/1000", "-p", dbdir, NULL);
   hx_assert_status(&r, 1);
   hx_assert_out_has(&r, "bug.c:5:11: error: dt_add:");
-  hx_assert_err_has(&r, "in 5 units");
+  hx_assert_err_has(&r, "1 error, 0 warnings in 5 units");
   hx_result_free(&r);
-  /* Shard 2 of 1000: entries 1, 1001, ... all clean. */
-  hx_tagcheck(&r, fx->dir, "--no-cache", "-j", "2", "--shard", "2/1000", "-p", dbdir, NULL);
-  hx_assert_status(&r, 0);
-  hx_assert_err_has(&r, "in 5 units");
+  hx_tagcheck(&r, fx->dir, "--no-cache", "-j", "2", "--shard", "1000/1000", "-p", dbdir, NULL);
+  hx_assert_status(&r, 1);
+  hx_assert_err_has(&r, "1 error, 0 warnings in 5 units");
   hx_result_free(&r);
   free(dbdir);
   free(inc);
@@ -396,6 +396,51 @@ static void test_unknown_options(void **state) {
   USAGE("--fail-on", "--fail-on", "sometimes", "clean.c");
   USAGE("--rules", "clean.c", "--rules");
   USAGE("-p", "-p");
+}
+
+/* ---- rule ids: --list-rules, --explain, unknown ids named ---- */
+
+static void test_rule_ids(void **state) {
+  fixture *fx = *state;
+  char *inc = hx_fmt("-I%s", hx_runtime_include());
+  hx_result r;
+  hx_tagcheck(&r, fx->dir, "--list-rules", NULL);
+  hx_assert_status(&r, 0);
+  const char *tag_rules[] = {"backend-mismatch", "autodiff-inner-backend", "autodiff-expected",
+                             "autodiff-nested", "device-mismatch", "kind-mismatch",
+                             "backend-unavailable"};
+  for (size_t i = 0; i < sizeof tag_rules / sizeof tag_rules[0]; i++) {
+    char *line = hx_fmt("%s ", tag_rules[i]);
+    hx_assert_out_has(&r, line);
+    free(line);
+  }
+  hx_result_free(&r);
+  for (size_t i = 0; i < sizeof tag_rules / sizeof tag_rules[0]; i++) {
+    hx_tagcheck(&r, fx->dir, "--explain", tag_rules[i], NULL);
+    hx_assert_status(&r, 0);
+    hx_assert_out_has(&r, "Wrong:");
+    hx_assert_out_has(&r, "Fixed:");
+    hx_result_free(&r);
+  }
+  hx_tagcheck(&r, fx->dir, "--explain", "no-such-rule", NULL);
+  hx_assert_status(&r, 2);
+  hx_assert_err_has(&r, "no-such-rule");
+  hx_result_free(&r);
+  hx_tagcheck(&r, fx->dir, "--no-cache", "--disable", "backend-mismtach", fx->bug, "--", inc, NULL);
+  hx_assert_status(&r, 2);
+  hx_assert_err_has(&r, "unknown rule 'backend-mismtach' in --disable");
+  hx_result_free(&r);
+  hx_tagcheck(&r, fx->dir, "--no-cache", "--enable", "ggml-host-access", fx->bug, "--", inc, NULL);
+  hx_assert_status(&r, 2); /* a ggml rule, but the ggml rules are not loaded */
+  hx_result_free(&r);
+  char *cfg = hx_write_str(fx->dir, "typo-config.json", "{\"disable\": [\"kind-mismach\"]}\n");
+  hx_tagcheck(&r, fx->dir, "--no-cache", "--config", cfg, fx->bug, "--", inc, NULL);
+  hx_assert_status(&r, 2);
+  hx_assert_err_has(&r, "kind-mismach");
+  hx_assert_err_has(&r, "typo-config.json");
+  hx_result_free(&r);
+  free(cfg);
+  free(inc);
 }
 
 /* ---- .tagcheck.json and baselines ---- */
@@ -453,6 +498,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_compdb_thousands_of_entries, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unknown_options, setup, teardown),
       cmocka_unit_test_setup_teardown(test_config_and_baseline_broken, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rule_ids, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
