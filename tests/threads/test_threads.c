@@ -64,8 +64,7 @@ static int setup(void **state) {
   return 0;
 }
 
-/* ---- independent work: one training step of a small model per device ---- */
-
+/* The device thread i works on in round r: cpu, sim:0 and sim:1 in turn. */
 static dt_device device_for(int i) {
   switch (i % 3) {
     case 0:
@@ -76,6 +75,47 @@ static dt_device device_for(int i) {
       return dt_sim(1);
   }
 }
+
+/* ---- first use and transfers: every lazily made part of the runtime (backend registry,
+   simulated device memory and thread pool, handle table) is first reached by several threads at
+   once; tensors move between cpu, sim:0 and sim:1, plain and autodiff, gradients flowing back
+   across the moves ---- */
+
+static const char *first_use_body(int i) {
+  for (int r = 0; r < ROUNDS; r++) {
+    dt_device from = device_for(i + r), to = device_for(i + r + 1);
+    float v[6] = {1, 2, 3, 4, 5, (float)i};
+    dt_tensor *a = dt_from_floats(from, v, 2, SHAPE(2, 3));
+    dt_tensor *b = a ? dt_to_device(a, to) : NULL;
+    dt_tensor *c = b ? dt_to_device(b, from) : NULL;
+    float back[6] = {0};
+    if (c == NULL || dt_read_floats(c, back, 6) != 0) return "a plain transfer failed";
+    if (memcmp(back, v, sizeof v) != 0) return "a plain transfer changed the values";
+    dt_tensor *w = dt_require_grad(dt_from_floats(dt_autodiff(from), v, 2, SHAPE(2, 3)));
+    dt_tensor *moved = w ? dt_to_device(w, dt_autodiff(to)) : NULL;
+    dt_tensor *loss = moved ? dt_sum(moved) : NULL;
+    if (loss == NULL || dt_backward(loss) != 0) return "an autodiff transfer failed";
+    dt_tensor *g = dt_grad(w);
+    float ones[6] = {0};
+    if (g == NULL || dt_read_floats(g, ones, 6) != 0 || ones[0] != 1.0f || ones[5] != 1.0f)
+      return "the gradient did not come back across the move";
+    dt_free(g);
+    dt_free(loss);
+    dt_free(moved);
+    dt_free(w);
+    dt_free(c);
+    dt_free(b);
+    dt_free(a);
+  }
+  return dt_last_status() == DT_OK ? NULL : "a free reported an error";
+}
+
+static void test_first_use_and_transfers(void **state) {
+  (void)state;
+  run_threads(first_use_body);
+}
+
+/* ---- independent work: one training step of a small model per device ---- */
 
 /* Loss and gradient sum of a linear model y = x w on d (autodiff), seeded by seed. */
 static const char *train_step(dt_device d, uint64_t seed, float out[2]) {
@@ -344,6 +384,7 @@ static void test_racing_frees_of_one_handle(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup(test_first_use_and_transfers, setup), /* first: nothing made yet */
       cmocka_unit_test_setup(test_independent_training, setup),
       cmocka_unit_test_setup(test_shared_tensors, setup),
       cmocka_unit_test_setup(test_free_on_another_thread, setup),
