@@ -109,16 +109,25 @@ dt_status dt__precheck(const dt_site *site, int n, const dt_tensor *const *handl
       snprintf(what, sizeof what, "The tensor");
     else
       snprintf(what, sizeof what, "Input tensor %d", i + 1);
-    dt__resolve(site, handles[i], what);
+    dt__resolve_failed(site, handles[i], what);
     return dt_last_status();
   }
-  /* Rule 1 (autodiff-nested) cannot arise between operands: tensors never nest. */
+  /* The common case: every operand on one device (backend, ordinal, autodiff-ness), so no tag
+     rule applies and only kinds are left to check. */
+  int one_device = 1;
   for (int i = 1; i < n; i++)
-    if ((st = check_autodiff(site, ts[0], ts[i])) != DT_OK) return st;
-  for (int i = 1; i < n; i++)
-    if ((st = check_backend(site, ts[0], ts[i])) != DT_OK) return st;
-  for (int i = 1; i < n; i++)
-    if ((st = check_ordinal(site, ts[0], ts[i], i)) != DT_OK) return st;
+    one_device &= ts[i]->device.backend == ts[0]->device.backend &&
+                  ts[i]->device.ordinal == ts[0]->device.ordinal &&
+                  ts[i]->device.autodiff == ts[0]->device.autodiff;
+  if (!one_device) {
+    /* Rule 1 (autodiff-nested) cannot arise between operands: tensors never nest. */
+    for (int i = 1; i < n; i++)
+      if ((st = check_autodiff(site, ts[0], ts[i])) != DT_OK) return st;
+    for (int i = 1; i < n; i++)
+      if ((st = check_backend(site, ts[0], ts[i])) != DT_OK) return st;
+    for (int i = 1; i < n; i++)
+      if ((st = check_ordinal(site, ts[0], ts[i], i)) != DT_OK) return st;
+  }
   if (n > 0 && (st = check_kinds(site, n, ts, kinds)) != DT_OK) return st;
   return DT_OK;
 }

@@ -18,39 +18,12 @@
 
 #include "internal.h"
 
-/* Handle layout (uintptr_t): generation in the high bits, slot index in the middle, a 4-bit tag
-   in the low bits that no aligned pointer has. */
-#define H_TAG 0xBu
-#define H_TAG_MASK 0xFu
-#define H_INDEX_SHIFT 4
-#if UINTPTR_MAX > 0xFFFFFFFFu
-#define H_INDEX_BITS 28
-#define H_GEN_MAX 0xFFFFFFFFu
-#else
-#define H_INDEX_BITS 20
-#define H_GEN_MAX 0xFFu
-#endif
-#define H_GEN_SHIFT (H_INDEX_SHIFT + H_INDEX_BITS)
-#define H_INDEX_MASK ((1u << H_INDEX_BITS) - 1u)
-/* The last generation a freed slot may take: a slot freed at this generation is retired. */
-#define H_GEN_RETIRED (H_GEN_MAX - 1u)
-
-#define CHUNK_SHIFT 10
-#define CHUNK_SLOTS (1u << CHUNK_SHIFT)
-#define MAX_CHUNKS (1u << (H_INDEX_BITS - CHUNK_SHIFT))
-#define NO_SLOT UINT32_MAX
-
 #define CACHE_MAX 64   /* free slots a thread keeps */
 #define CACHE_BATCH 32 /* moved at once between a thread's cache and the shared list */
 
-typedef struct dt_slot {
-  _Atomic uint32_t gen; /* odd: live; even: free (0: never used) */
-  uint32_t index;
-  uint32_t next_free; /* shared free list link (under g_lock) */
-  dt_tensor obj;
-} dt_slot;
+#define NO_SLOT UINT32_MAX
 
-static _Atomic(dt_slot *) g_chunks[MAX_CHUNKS];
+_Atomic(dt_slot *) dt__slot_chunks[DT_SLOT_MAX_CHUNKS];
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t g_free_head = NO_SLOT; /* shared free list (under g_lock) */
 static uint32_t g_fresh;               /* slots ever handed out (under g_lock) */
@@ -65,10 +38,7 @@ static _Thread_local slot_cache tl_cache;
 static pthread_key_t g_cache_key;
 static pthread_once_t g_cache_once = PTHREAD_ONCE_INIT;
 
-static dt_slot *slot_at(uint32_t index) {
-  dt_slot *chunk = atomic_load_explicit(&g_chunks[index >> CHUNK_SHIFT], memory_order_acquire);
-  return chunk == NULL ? NULL : &chunk[index & (CHUNK_SLOTS - 1u)];
-}
+static dt_slot *slot_at(uint32_t index) { return dt__slot_at(index); }
 
 static dt_slot *slot_of(const dt_tensor *t) {
   return (dt_slot *)(void *)((char *)(uintptr_t)t - offsetof(dt_slot, obj));
@@ -111,17 +81,17 @@ static void cache_refill(slot_cache *c) {
     g_free_head = s->next_free;
     c->index[c->n++] = s->index;
   }
-  while (c->n < CACHE_BATCH && g_fresh <= H_INDEX_MASK) {
+  while (c->n < CACHE_BATCH && g_fresh <= DT_H_INDEX_MASK) {
     const uint32_t index = g_fresh;
-    dt_slot *chunk = atomic_load_explicit(&g_chunks[index >> CHUNK_SHIFT], memory_order_relaxed);
+    dt_slot *chunk = atomic_load_explicit(&dt__slot_chunks[index >> DT_SLOT_CHUNK_SHIFT], memory_order_relaxed);
     if (chunk == NULL) {
-      chunk = calloc(CHUNK_SLOTS, sizeof *chunk);
+      chunk = calloc(DT_SLOT_CHUNK_SLOTS, sizeof *chunk);
       if (chunk == NULL) break;
-      for (uint32_t i = 0; i < CHUNK_SLOTS; i++) {
+      for (uint32_t i = 0; i < DT_SLOT_CHUNK_SLOTS; i++) {
         atomic_init(&chunk[i].gen, 0u);
         chunk[i].index = index + i;
       }
-      atomic_store_explicit(&g_chunks[index >> CHUNK_SHIFT], chunk, memory_order_release);
+      atomic_store_explicit(&dt__slot_chunks[index >> DT_SLOT_CHUNK_SHIFT], chunk, memory_order_release);
     }
     c->index[c->n++] = index;
     g_fresh++;
@@ -161,7 +131,7 @@ dt_tensor *dt__object_new(void) {
 
 /* Puts a slot whose generation is already even back for reuse, unless it is retired. */
 static void slot_recycle(dt_slot *s) {
-  if (atomic_load_explicit(&s->gen, memory_order_relaxed) >= H_GEN_RETIRED) return;
+  if (atomic_load_explicit(&s->gen, memory_order_relaxed) >= DT_H_GEN_RETIRED) return;
   slot_cache *c = &tl_cache;
   if (c->n == CACHE_MAX) cache_spill_cold(c);
   c->index[c->n++] = s->index;
@@ -184,7 +154,7 @@ dt_tensor *dt__handle_of(const dt_tensor *t) {
   if (t == NULL) return NULL;
   const dt_slot *s = slot_of(t);
   const uintptr_t gen = atomic_load_explicit(&s->gen, memory_order_relaxed);
-  return (dt_tensor *)((gen << H_GEN_SHIFT) | ((uintptr_t)s->index << H_INDEX_SHIFT) | H_TAG);
+  return (dt_tensor *)((gen << DT_H_GEN_SHIFT) | ((uintptr_t)s->index << DT_H_INDEX_SHIFT) | DT_H_TAG);
 }
 
 typedef enum handle_state { HANDLE_LIVE, HANDLE_NULL, HANDLE_FREED, HANDLE_FOREIGN } handle_state;
@@ -193,10 +163,10 @@ typedef enum handle_state { HANDLE_LIVE, HANDLE_NULL, HANDLE_FREED, HANDLE_FOREI
 static handle_state decode(const dt_tensor *h, dt_slot **slot, uint32_t *gen) {
   const uintptr_t v = (uintptr_t)h;
   if (v == 0) return HANDLE_NULL;
-  if ((v & H_TAG_MASK) != H_TAG) return HANDLE_FOREIGN;
-  const uint32_t g = (uint32_t)(v >> H_GEN_SHIFT);
+  if ((v & DT_H_TAG_MASK) != DT_H_TAG) return HANDLE_FOREIGN;
+  const uint32_t g = (uint32_t)(v >> DT_H_GEN_SHIFT);
   if ((g & 1u) == 0) return HANDLE_FOREIGN; /* handles only ever carry live (odd) generations */
-  dt_slot *s = slot_at((uint32_t)(v >> H_INDEX_SHIFT) & H_INDEX_MASK);
+  dt_slot *s = slot_at((uint32_t)(v >> DT_H_INDEX_SHIFT) & DT_H_INDEX_MASK);
   if (s == NULL) return HANDLE_FOREIGN;
   const uint32_t now = atomic_load_explicit(&s->gen, memory_order_acquire);
   *slot = s;
@@ -222,19 +192,13 @@ static void report(const dt_site *site, handle_state st, const char *what) {
   }
 }
 
-dt_tensor *dt__resolve(const dt_site *site, const dt_tensor *h, const char *what) {
+dt_tensor *dt__resolve_failed(const dt_site *site, const dt_tensor *h, const char *what) {
   dt_slot *s = NULL;
   uint32_t gen = 0;
   const handle_state st = decode(h, &s, &gen);
   if (st == HANDLE_LIVE) return &s->obj;
   report(site, st, what);
   return NULL;
-}
-
-dt_tensor *dt__resolve_fast(const dt_tensor *h) {
-  dt_slot *s = NULL;
-  uint32_t gen = 0;
-  return decode(h, &s, &gen) == HANDLE_LIVE ? &s->obj : NULL;
 }
 
 dt_tensor *dt__handle_take(const dt_site *site, dt_tensor *h, const char *what) {

@@ -109,11 +109,11 @@ dt_status dt__precheck_transfer(const dt_site *site, const dt_tensor *handle, dt
                                 const dt_tensor **obj);
 
 /* ---- handles (handle.c) ---- */
-/* The object a live handle names, or NULL after recording invalid-argument against site ("%s
-   is NULL", "%s is a freed tensor …", "%s is not a live dt tensor", with `what` for %s). */
-dt_tensor *dt__resolve(const dt_site *site, const dt_tensor *handle, const char *what);
-/* The object a live handle names, or NULL (nothing recorded). */
-dt_tensor *dt__resolve_fast(const dt_tensor *handle);
+/* dt__resolve(site, handle, what) and dt__resolve_fast(handle), inline in handle.h: the object
+   a live handle names, or NULL — dt__resolve after recording why (dt__resolve_failed:
+   invalid-argument, "%s is NULL", "%s is a freed tensor …", "%s is not a live dt tensor", with
+   `what` for %s), dt__resolve_fast recording nothing. */
+dt_tensor *dt__resolve_failed(const dt_site *site, const dt_tensor *handle, const char *what);
 /* dt_free's step: makes a live handle stale atomically and returns its object, which the caller
    then releases and hands to dt__object_recycle; NULL after recording why it is not live. */
 dt_tensor *dt__handle_take(const dt_site *site, dt_tensor *handle, const char *what);
@@ -201,5 +201,7 @@ void dt__ad_release(dt_tensor *t);
 /* Whether t takes part in the graph (it has a node: a dt_require_grad leaf or a value computed
    from one). */
 int dt__ad_is_tracked(const dt_tensor *t);
+
+#include "handle.h" /* the handle encoding, for the inline dt__resolve_fast */
 
 #endif /* DT_INTERNAL_H */
