@@ -116,9 +116,11 @@ static void bench_tiny(int64_t iters) {
     for (int64_t i = 0; i < iters; i++) dt_free(dt_add(a, b));
     double t1 = now();
     int bad = 0;
-    for (int64_t i = 0; i < iters; i++) bad += dt__precheck(&site, 2, hs, ts, DT_KINDS_NUMERIC) != DT_OK;
+    for (int64_t i = 0; i < iters; i++)
+      bad += dt__precheck(&site, 2, hs, ts, DT_KINDS_NUMERIC) != DT_OK;
     double t2 = now();
-    for (int64_t i = 0; i < iters; i++) dt__tensor_free(dt__tensor_new(&site, dt_cpu(), DT_FLOAT, 0, NULL));
+    for (int64_t i = 0; i < iters; i++)
+      dt__tensor_free(dt__tensor_new(&site, dt_cpu(), DT_FLOAT, 0, NULL));
     double t3 = now();
     if (bad) fprintf(stderr, "bench_cpu: precheck failed\n");
     if (t1 - t0 < best_op) best_op = t1 - t0;

@@ -2,7 +2,8 @@
  * dt__precheck before touching data. It resolves the operand handles (rejecting NULL, freed and
  * foreign ones), then decides the first rule that applies by SPEC §4's precedence
  * (autodiff-expected, autodiff-inner-backend / backend-mismatch, device-mismatch,
- * kind-mismatch) and records it with Burn's wording and both tags. Shape rules come last and live with the shape logic (prim.c). */
+ * kind-mismatch) and records it with Burn's wording and both tags. Shape rules come last and
+ * live with the shape logic (prim.c). */
 #include <stdio.h>
 
 #include "internal.h"

@@ -57,24 +57,37 @@ static void cache_spill(slot_cache *c, int count) {
   pthread_mutex_unlock(&g_lock);
 }
 
+/* A thread's exit: its free slots go back to the shared list. Should a later destructor of the
+   same thread free tensors again, the cache registers itself anew and is drained once more. */
+static void cache_drain_at_exit(void *arg) {
+  slot_cache *c = arg;
+  c->registered = 0;
+  cache_spill(c, CACHE_MAX);
+}
+
+static void cache_key_create(void) { pthread_key_create(&g_cache_key, cache_drain_at_exit); }
+
+/* Hands the cache back when this thread exits (the main thread's stays with the process). */
+static void cache_register(slot_cache *c) {
+  if (c->registered) return;
+  pthread_once(&g_cache_once, cache_key_create);
+  pthread_setspecific(g_cache_key, c);
+  c->registered = 1;
+}
+
+/* A full (or not yet registered) cache on the way back: out of line, rarely taken. */
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
-static void cache_spill_cold(slot_cache *c) { cache_spill(c, CACHE_BATCH); }
-
-static void cache_drain_at_exit(void *arg) { cache_spill(arg, CACHE_MAX); }
-
-static void cache_key_create(void) { pthread_key_create(&g_cache_key, cache_drain_at_exit); }
+static void cache_spill_cold(slot_cache *c) {
+  cache_register(c);
+  if (c->n == CACHE_MAX) cache_spill(c, CACHE_BATCH);
+}
 
 /* Fills the cache with up to CACHE_BATCH slots: reused ones first, then fresh ones (allocating
    a chunk when needed). Leaves it empty only when out of memory or out of indices. */
 static void cache_refill(slot_cache *c) {
-  if (!c->registered) {
-    /* Hand the cache back when this thread exits (the main thread's stays with the process). */
-    pthread_once(&g_cache_once, cache_key_create);
-    pthread_setspecific(g_cache_key, c);
-    c->registered = 1;
-  }
+  cache_register(c);
   pthread_mutex_lock(&g_lock);
   while (c->n < CACHE_BATCH && g_free_head != NO_SLOT) {
     dt_slot *s = slot_at(g_free_head);
@@ -83,7 +96,8 @@ static void cache_refill(slot_cache *c) {
   }
   while (c->n < CACHE_BATCH && g_fresh <= DT_H_INDEX_MASK) {
     const uint32_t index = g_fresh;
-    dt_slot *chunk = atomic_load_explicit(&dt__slot_chunks[index >> DT_SLOT_CHUNK_SHIFT], memory_order_relaxed);
+    _Atomic(dt_slot *) *entry = &dt__slot_chunks[index >> DT_SLOT_CHUNK_SHIFT];
+    dt_slot *chunk = atomic_load_explicit(entry, memory_order_relaxed);
     if (chunk == NULL) {
       chunk = calloc(DT_SLOT_CHUNK_SLOTS, sizeof *chunk);
       if (chunk == NULL) break;
@@ -91,7 +105,7 @@ static void cache_refill(slot_cache *c) {
         atomic_init(&chunk[i].gen, 0u);
         chunk[i].index = index + i;
       }
-      atomic_store_explicit(&dt__slot_chunks[index >> DT_SLOT_CHUNK_SHIFT], chunk, memory_order_release);
+      atomic_store_explicit(entry, chunk, memory_order_release);
     }
     c->index[c->n++] = index;
     g_fresh++;
@@ -104,7 +118,9 @@ static void cache_refill(slot_cache *c) {
 static void atfork_prepare(void) { pthread_mutex_lock(&g_lock); }
 static void atfork_release(void) { pthread_mutex_unlock(&g_lock); }
 static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
-static void atfork_register(void) { pthread_atfork(atfork_prepare, atfork_release, atfork_release); }
+static void atfork_register(void) {
+  pthread_atfork(atfork_prepare, atfork_release, atfork_release);
+}
 
 /* ---- objects ---- */
 
@@ -133,7 +149,7 @@ dt_tensor *dt__object_new(void) {
 static void slot_recycle(dt_slot *s) {
   if (atomic_load_explicit(&s->gen, memory_order_relaxed) >= DT_H_GEN_RETIRED) return;
   slot_cache *c = &tl_cache;
-  if (c->n == CACHE_MAX) cache_spill_cold(c);
+  if (c->n == CACHE_MAX || !c->registered) cache_spill_cold(c);
   c->index[c->n++] = s->index;
 }
 
@@ -154,7 +170,8 @@ dt_tensor *dt__handle_of(const dt_tensor *t) {
   if (t == NULL) return NULL;
   const dt_slot *s = slot_of(t);
   const uintptr_t gen = atomic_load_explicit(&s->gen, memory_order_relaxed);
-  return (dt_tensor *)((gen << DT_H_GEN_SHIFT) | ((uintptr_t)s->index << DT_H_INDEX_SHIFT) | DT_H_TAG);
+  const uintptr_t index = (uintptr_t)s->index << DT_H_INDEX_SHIFT;
+  return (dt_tensor *)((gen << DT_H_GEN_SHIFT) | index | DT_H_TAG);
 }
 
 typedef enum handle_state { HANDLE_LIVE, HANDLE_NULL, HANDLE_FREED, HANDLE_FOREIGN } handle_state;

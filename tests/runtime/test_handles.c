@@ -131,6 +131,13 @@ static void *make_free_then_exit(void *p) {
   return dt_last_status() == DT_OK ? p : NULL;
 }
 
+/* Frees a few tensors (fewer than a thread's cache holds) and exits without making any. */
+static void *free_few_then_exit(void *p) {
+  handoff *h = p;
+  for (int i = 0; i < 8; i++) dt_free(h->t[i]);
+  return dt_last_status() == DT_OK ? p : NULL;
+}
+
 static void run_thread(void *(*body)(void *), handoff *h) {
   pthread_t th;
   void *rc = NULL;
@@ -174,12 +181,36 @@ static void test_handles_freed_by_exited_threads(void **state) {
   assert_int_equal(dt_last_status(), DT_OK);
 }
 
+/* A thread that only frees still hands its cached slots back when it exits. */
+static void test_freeing_thread_hands_slots_back(void **state) {
+  (void)state;
+  handoff few;
+  for (int i = 0; i < 8; i++) {
+    few.t[i] = dt_full(dt_cpu(), 4.0f, 1, SHAPE(3));
+    few.object[i] = dt__resolve_fast(few.t[i]);
+  }
+  run_thread(free_few_then_exit, &few);
+  enum { LOTS = 4 * MANY };
+  static dt_tensor *lots[LOTS];
+  int reused = 0;
+  for (int i = 0; i < LOTS; i++) {
+    lots[i] = dt_full(dt_cpu(), 5.0f, 1, SHAPE(3));
+    for (int j = 0; j < 8; j++) reused += dt__resolve_fast(lots[i]) == few.object[j];
+  }
+  assert_int_equal(reused, 8);
+  for (int i = 0; i < LOTS; i++) dt_free(lots[i]);
+  assert_int_equal(dt_last_status(), DT_OK);
+  for (int j = 0; j < 8; j++)
+    rt_assert_failed(dt_neg(few.t[j]), DT_ERR_INVALID_ARGUMENT, "freed", NULL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_stale_handle_after_reuse, rt_setup, rt_teardown),
       cmocka_unit_test_setup_teardown(test_generations_never_collide, rt_setup, rt_teardown),
       cmocka_unit_test_setup_teardown(test_values_that_were_never_handles, rt_setup, rt_teardown),
       cmocka_unit_test_setup_teardown(test_handles_freed_by_exited_threads, rt_setup, rt_teardown),
+      cmocka_unit_test_setup_teardown(test_freeing_thread_hands_slots_back, rt_setup, rt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
