@@ -2,8 +2,11 @@
  * after dt_free stays stale once its slot holds another tensor — dt_free of it reports the
  * mistake and never frees the tensor now in the slot, and no call through it reaches that
  * tensor; handles freed by a thread that has exited are still checked (no use after free: the
- * valgrind run of this test proves it); values that were never handles are rejected. */
+ * valgrind run of this test proves it), and its free slots are reused; a slot at its last
+ * generation is retired; values that were never handles are rejected. */
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "rt_util.h"
@@ -78,6 +81,37 @@ static void test_generations_never_collide(void **state) {
     }
   }
   assert_int_equal(dt_last_status(), DT_OK);
+}
+
+/* A slot at the end of its generations is retired: its last handle works, then fails as freed,
+   and the slot is never handed out again. (The generations are advanced here by hand: going
+   through 2^31 frees of one slot would take minutes.) */
+static void test_last_generation_retires_the_slot(void **state) {
+  (void)state;
+  dt_tensor *t = dt_full(dt_cpu(), 1.0f, 1, SHAPE(3));
+  dt_tensor *object = dt__resolve_fast(t);
+  dt_slot *slot = (dt_slot *)(void *)((char *)object - offsetof(dt_slot, obj));
+  dt_free(t);
+  /* Free at the generation before the last live one; the next tensor reuses the slot. */
+  atomic_store(&slot->gen, DT_H_GEN_RETIRED - 2u);
+  dt_tensor *last = dt_full(dt_cpu(), 6.0f, 1, SHAPE(3));
+  assert_ptr_equal(dt__resolve_fast(last), object);
+  assert_int_equal(atomic_load(&slot->gen), DT_H_GEN_RETIRED - 1u);
+  float v[3];
+  rt_read_f(last, v, 3); /* the highest generation a handle carries still works */
+  assert_true(v[0] == 6.0f);
+  dt_free(last);
+  assert_int_equal(dt_last_status(), DT_OK);
+  assert_int_equal(atomic_load(&slot->gen), DT_H_GEN_RETIRED);
+  rt_assert_failed(dt_neg(last), DT_ERR_INVALID_ARGUMENT, "freed", NULL);
+  rt_assert_failed(dt_neg(t), DT_ERR_INVALID_ARGUMENT, "freed", NULL);
+  dt_tensor *after[MANY];
+  for (int i = 0; i < MANY; i++) {
+    after[i] = dt_full(dt_cpu(), 2.0f, 1, SHAPE(3));
+    assert_ptr_not_equal(dt__resolve_fast(after[i]), object);
+  }
+  for (int i = 0; i < MANY; i++) dt_free(after[i]);
+  assert_int_equal(atomic_load(&slot->gen), DT_H_GEN_RETIRED);
 }
 
 /* Values that were never handles: tag bits, index, generation parity all checked. */
@@ -208,6 +242,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_stale_handle_after_reuse, rt_setup, rt_teardown),
       cmocka_unit_test_setup_teardown(test_generations_never_collide, rt_setup, rt_teardown),
+      cmocka_unit_test_setup_teardown(test_last_generation_retires_the_slot, rt_setup, rt_teardown),
       cmocka_unit_test_setup_teardown(test_values_that_were_never_handles, rt_setup, rt_teardown),
       cmocka_unit_test_setup_teardown(test_handles_freed_by_exited_threads, rt_setup, rt_teardown),
       cmocka_unit_test_setup_teardown(test_freeing_thread_hands_slots_back, rt_setup, rt_teardown),
