@@ -1,6 +1,7 @@
 /* runtime/src/tensor.c — tensor objects and reference-counted storage: shape validation,
- * allocation (with test-only failure injection at every site), live-object counters, and
- * dt_free. Tensor objects live in handle.c's slot table; callers hold encoded handles. */
+ * allocation (with test-only failure injection at every site), per-thread reuse of storage
+ * descriptors, live-object counters, and dt_free. Tensor objects live in handle.c's slot table; callers hold encoded handles. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,18 +78,63 @@ dt_status dt__validate_shape(const dt_site *site, int rank, const int64_t *shape
   return DT_OK;
 }
 
+/* ---- storage descriptors: freed ones are kept per thread for the next storages (malloc and
+   free of a descriptor cost a tenth of a one-element operation). A thread's cache is given back
+   to malloc when the thread exits; descriptors are internal, so nothing can point at one that
+   has been freed. ---- */
+
+#define DESCRIPTOR_CACHE 32
+
+typedef struct descriptor_cache {
+  dt_storage *free[DESCRIPTOR_CACHE];
+  int n;
+  int registered;
+} descriptor_cache;
+
+static _Thread_local descriptor_cache tl_descriptors;
+static pthread_key_t g_descriptor_key;
+static pthread_once_t g_descriptor_once = PTHREAD_ONCE_INIT;
+
+static void descriptors_drain(void *arg) {
+  descriptor_cache *c = arg;
+  c->registered = 0; /* a later exit destructor that frees storage registers it anew */
+  while (c->n > 0) free(c->free[--c->n]);
+}
+
+static void descriptor_key_create(void) {
+  pthread_key_create(&g_descriptor_key, descriptors_drain);
+}
+
+static dt_storage *descriptor_new(void) {
+  descriptor_cache *c = &tl_descriptors;
+  return c->n > 0 ? c->free[--c->n] : malloc(sizeof(dt_storage));
+}
+
+static void descriptor_free(dt_storage *s) {
+  descriptor_cache *c = &tl_descriptors;
+  if (!c->registered) {
+    pthread_once(&g_descriptor_once, descriptor_key_create);
+    pthread_setspecific(g_descriptor_key, c);
+    c->registered = 1;
+  }
+  if (c->n < DESCRIPTOR_CACHE)
+    c->free[c->n++] = s;
+  else
+    free(s);
+}
+
 /* ---- storage ---- */
 
 dt_storage *dt__storage_new(const dt_site *site, const dt_backend_iface *iface, dt_device d,
                             size_t bytes) {
-  dt_storage *s = dt__alloc_should_fail() ? NULL : malloc(sizeof *s);
+  dt_storage *s = dt__alloc_should_fail() ? NULL : descriptor_new();
   if (s == NULL) {
     dt__fail(site, DT_ERR_OUT_OF_MEMORY, "Out of host memory for a storage descriptor");
     return NULL;
   }
   void *data = dt__alloc_should_fail() ? NULL : iface->alloc(d.ordinal, bytes);
   if (data == NULL) {
-    free(s);
+    descriptor_free(s);
     char name[64];
     dt_device_name(dt_inner_device(d), name, sizeof name);
     dt__fail(site, DT_ERR_OUT_OF_MEMORY, "Out of memory allocating %zu bytes on %s", bytes, name);
@@ -112,7 +158,7 @@ void dt__storage_release(dt_storage *s) {
   if (s == NULL) return;
   if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
   s->iface->free(s->ordinal, s->data);
-  free(s);
+  descriptor_free(s);
   atomic_fetch_sub_explicit(&g_live_storages, 1, memory_order_relaxed);
 }
 
