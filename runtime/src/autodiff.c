@@ -17,16 +17,16 @@
  * cuda. Gradients move back across dt_to_device between autodiff devices with dt__prim_copy_to.
  * Every node whose tensor handle is still live keeps its gradient (leaves and intermediates
  * alike) and adds to it on later dt_backward calls; dt_grad hands out a new handle on it.
+ * The graph itself stays as long as a handle reaches it, so dt_backward may run twice on one
+ * loss (gradients then add up, as semantics.md asks); freeing the loss and the intermediates
+ * releases it.
  *
  * Threads: a backward pass keeps everything it sums (which nodes it reached, their gradients of
  * this pass) in a table of its own (ad_pass), never in the nodes, so passes on graphs that share
  * nodes — a trainable leaf used by several threads' graphs — run at the same time. What nodes do
  * share, the kept gradient and whether the handle is live, is guarded by the node's lock: a
  * pass adds its share to a shared leaf's gradient under that lock, so concurrent passes sum
- * exactly as they would one after another (floating-point addition order aside).
- * The graph itself stays as long as a handle reaches it, so dt_backward may run twice on one
- * loss (gradients then add up, as semantics.md asks); freeing the loss and the intermediates
- * releases it. */
+ * exactly as they would one after another (floating-point addition order aside). */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
