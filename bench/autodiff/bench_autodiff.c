@@ -303,7 +303,7 @@ static double precheck_ns(void) {
   dt_device ad = dt_autodiff(dt_cpu());
   dt_tensor *a = dt_zeros(ad, DT_FLOAT, 2, (const int64_t[]){4, 4});
   dt_tensor *b = dt_zeros(ad, DT_FLOAT, 1, (const int64_t[]){4});
-  const dt_tensor *ts[2] = {a, b};
+  const dt_tensor *ts[2] = {a, b}, *objs[2];
   dt_site site = {__FILE__, __LINE__, "dt_add"};
   const long n = 20000000;
   volatile int sink = 0;
@@ -312,7 +312,7 @@ static double precheck_ns(void) {
     double t0 = now_s();
     for (long i = 0; i < n; i++) {
       const dt_tensor *volatile *vts = (const dt_tensor *volatile *)ts; /* defeat hoisting */
-      sink += (int)dt__precheck(&site, 2, (const dt_tensor *const *)vts, DT_KINDS_NUMERIC);
+      sink += (int)dt__precheck(&site, 2, (const dt_tensor *const *)vts, objs, DT_KINDS_NUMERIC);
     }
     double ns = (now_s() - t0) * 1e9 / (double)n;
     if (ns < best) best = ns;

@@ -2,7 +2,8 @@
  * measured in the same run (SPEC §6):
  *   dt_matmul vs cblas_sgemm on the same buffers, n = 256, 512, 1024 (target >= 0.95 at 1024);
  *   dt_add on 4M floats vs a plain C loop that allocates its own output (target <= 1.10);
- *   nanoseconds per operation on one-element tensors (aim < 200 ns), and the precheck's share.
+ *   nanoseconds per operation on one-element tensors (aim < 200 ns), and the precheck's share;
+ *   a query's cost (one handle check).
  * Each figure is the best of several interleaved repetitions (the order alternating), so both
  * sides see the same noise; minor page faults per call are printed beside the element-wise
  * ratio, since fresh output pages can cost more than the loop itself.
@@ -31,7 +32,7 @@ static long minor_faults(void) {
   return ru.ru_minflt;
 }
 
-static const float *data_of(const dt_tensor *t) { return t->storage->data; }
+static const float *data_of(const dt_tensor *t) { return dt__resolve_fast(t)->storage->data; }
 
 static void bench_matmul(int64_t n, int reps) {
   dt_tensor *a = dt_randn(dt_cpu(), 1, 2, (const int64_t[]){n, n});
@@ -108,28 +109,35 @@ static void bench_add(int64_t n, int reps) {
 
 static void bench_tiny(int64_t iters) {
   dt_tensor *a = dt_full(dt_cpu(), 1.0f, 0, NULL), *b = dt_full(dt_cpu(), 2.0f, 0, NULL);
-  const dt_tensor *ts[2] = {a, b};
+  const dt_tensor *hs[2] = {a, b}, *ts[2];
   const dt_site site = {__FILE__, __LINE__, "bench"};
-  double best_op = 1e30, best_check = 1e30, best_alloc = 1e30;
+  double best_op = 1e30, best_check = 1e30, best_alloc = 1e30, best_query = 1e30;
   for (int r = 0; r < 5; r++) {
     double t0 = now();
     for (int64_t i = 0; i < iters; i++) dt_free(dt_add(a, b));
     double t1 = now();
     int bad = 0;
-    for (int64_t i = 0; i < iters; i++) bad += dt__precheck(&site, 2, ts, DT_KINDS_NUMERIC) != DT_OK;
+    for (int64_t i = 0; i < iters; i++)
+      bad += dt__precheck(&site, 2, hs, ts, DT_KINDS_NUMERIC) != DT_OK;
     double t2 = now();
-    for (int64_t i = 0; i < iters; i++) dt_free(dt__tensor_new(&site, dt_cpu(), DT_FLOAT, 0, NULL));
+    for (int64_t i = 0; i < iters; i++)
+      dt__tensor_free(dt__tensor_new(&site, dt_cpu(), DT_FLOAT, 0, NULL));
     double t3 = now();
+    for (int64_t i = 0; i < iters; i++) bad += dt_numel(a) != 1;
+    double t4 = now();
     if (bad) fprintf(stderr, "bench_cpu: precheck failed\n");
     if (t1 - t0 < best_op) best_op = t1 - t0;
     if (t2 - t1 < best_check) best_check = t2 - t1;
     if (t3 - t2 < best_alloc) best_alloc = t3 - t2;
+    if (t4 - t3 < best_query) best_query = t4 - t3;
   }
   const double op = best_op / (double)iters * 1e9;
   printf("one-element dt_add + dt_free: %.1f ns per op  (aim < 200 ns); of which precheck %.1f ns "
          "(%.1f%%), tensor allocation + free %.1f ns\n",
          op, best_check / (double)iters * 1e9, 100.0 * best_check / best_op,
          best_alloc / (double)iters * 1e9);
+  printf("dt_numel (one handle check, status reset): %.1f ns per call\n",
+         best_query / (double)iters * 1e9);
   dt_free(a);
   dt_free(b);
 }

@@ -19,7 +19,16 @@
  * alike) and adds to it on later dt_backward calls; dt_grad hands out a new handle on it.
  * The graph itself stays as long as a handle reaches it, so dt_backward may run twice on one
  * loss (gradients then add up, as semantics.md asks); freeing the loss and the intermediates
- * releases it. */
+ * releases it.
+ *
+ * Threads: a backward pass keeps everything it sums (which nodes it reached, their gradients of
+ * this pass) in a table of its own (ad_pass), never in the nodes, so passes on graphs that share
+ * nodes — a trainable leaf used by several threads' graphs — run at the same time. What nodes do
+ * share, the kept gradient and whether the handle is live, is guarded by the node's lock: a
+ * pass adds its share to a shared leaf's gradient under that lock, so concurrent passes sum
+ * exactly as they would one after another (floating-point addition order aside). */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -33,13 +42,12 @@ typedef struct ad_input {
 
 typedef struct dt_ad_node {
   atomic_int refs;
-  int op;        /* a dt_op or a DT_AD_OP_* value; -1 for a leaf */
-  int has_handle; /* the tensor handle that owns this node is still live */
+  int op; /* a dt_op or a DT_AD_OP_* value; -1 for a leaf */
   dt_ad_extra extra;
-  dt_tensor out;      /* plain descriptor of the value; storage only when the gradient needs it */
-  dt_tensor *grad;    /* accumulated gradient (plain, inner device), kept while has_handle */
-  dt_tensor *pending; /* this backward pass's gradient, summed over the node's consumers */
-  unsigned mark;      /* visit mark of the latest backward pass */
+  dt_tensor out; /* plain descriptor of the value; storage only when the gradient needs it */
+  pthread_mutex_t lock; /* guards has_handle and grad: passes on several threads meet here */
+  int has_handle;       /* the tensor handle that owns this node is still live */
+  dt_tensor *grad;      /* accumulated gradient (plain, inner device), kept while has_handle */
   struct dt_ad_node *link; /* work list while freeing */
   int n_in;
   ad_input in[];
@@ -70,6 +78,7 @@ static dt_ad_node *node_new(const dt_site *site, int n_in) {
     return NULL;
   }
   atomic_init(&n->refs, 1);
+  pthread_mutex_init(&n->lock, NULL);
   n->op = AD_LEAF;
   n->n_in = n_in;
   return n;
@@ -92,8 +101,8 @@ static void node_unref(dt_ad_node *n) {
       }
     }
     dt__storage_release(x->out.storage);
-    dt_free(x->grad);
-    dt_free(x->pending);
+    dt__tensor_free(x->grad);
+    pthread_mutex_destroy(&x->lock);
     free(x);
   }
 }
@@ -137,7 +146,7 @@ dt_tensor *dt__ad_record(const dt_site *site, int op, dt_tensor *out, int n_inpu
 
   dt_ad_node *n = node_new(site, n_inputs);
   if (n == NULL) {
-    dt_free(out);
+    dt__tensor_free(out);
     return NULL;
   }
   unsigned needs = ad_needs(op, inputs);
@@ -160,9 +169,12 @@ void dt__ad_release(dt_tensor *t) {
   if (t == NULL || t->node == NULL) return;
   dt_ad_node *n = t->node;
   t->node = NULL;
+  pthread_mutex_lock(&n->lock); /* a pass on another thread may be adding to grad */
   n->has_handle = 0;
-  dt_free(n->grad); /* nobody can ask for it any more */
+  dt_tensor *grad = n->grad; /* nobody can ask for it any more */
   n->grad = NULL;
+  pthread_mutex_unlock(&n->lock);
+  dt__tensor_free(grad);
   node_unref(n);
 }
 
@@ -186,7 +198,7 @@ static dt_tensor *view_as(const dt_site *site, const dt_tensor *g, int rank, con
 static dt_tensor *reduce_to(const dt_site *site, dt_tensor *own, const dt_tensor *like) {
   if (own == NULL || same_shape(own, like)) return own;
   dt_tensor *r = dt__prim_sum_to_shape(site, own, like->rank, like->shape);
-  dt_free(own);
+  dt__tensor_free(own);
   return r;
 }
 
@@ -196,37 +208,108 @@ static dt_tensor *expand(const dt_site *site, const dt_tensor *g, const dt_tenso
   dt_tensor *z = dt__prim_fill(site, like->device, DT_FLOAT, 0.0f, like->rank, like->shape);
   if (z == NULL) return NULL;
   dt_tensor *r = dt__prim_binary(site, DT_OP_ADD, z, g);
-  dt_free(z);
+  dt__tensor_free(z);
   return r;
 }
 
 static dt_tensor *binary_own(const dt_site *site, dt_op op, dt_tensor *own, const dt_tensor *b) {
   if (own == NULL) return NULL;
   dt_tensor *r = dt__prim_binary(site, op, own, b);
-  dt_free(own);
+  dt__tensor_free(own);
   return r;
 }
 
 static dt_tensor *neg_own(const dt_site *site, dt_tensor *own) {
   if (own == NULL) return NULL;
   dt_tensor *r = dt__prim_unary(site, DT_OP_NEG, own);
-  dt_free(own);
+  dt__tensor_free(own);
   return r;
 }
 
-/* Adds own (the gradient for input i, shaped like it) to the input node's pending gradient.
-   Returns 0, or -1 when a primitive failed (the failure is recorded). */
-static int give(const dt_site *site, ad_input *in, dt_tensor *own) {
+/* ---- one backward pass: the nodes it reached and their gradients of this pass ---- */
+
+typedef struct pass_entry {
+  dt_ad_node *node;
+  dt_tensor *pending; /* this pass's gradient, summed over the node's consumers */
+} pass_entry;
+
+typedef struct ad_pass {
+  const dt_site *site;
+  pass_entry *entry; /* in discovery order */
+  size_t n, cap;
+  uint32_t *slot; /* open addressing: entry index + 1, 0 when empty; slots a power of two */
+  size_t slots;
+  uint32_t *order; /* entry indices, inputs before the nodes computed from them */
+  size_t n_order;
+} ad_pass;
+
+static size_t node_hash(const dt_ad_node *x, size_t slots) {
+  uint64_t h = (uint64_t)(uintptr_t)x * 0x9E3779B97F4A7C15ull;
+  return (size_t)(h >> 32) & (slots - 1);
+}
+
+/* The entry of x in this pass, or NULL. */
+static pass_entry *pass_find(const ad_pass *p, const dt_ad_node *x) {
+  for (size_t i = node_hash(x, p->slots);; i = (i + 1) & (p->slots - 1)) {
+    const uint32_t e = p->slot[i];
+    if (e == 0) return NULL;
+    if (p->entry[e - 1].node == x) return &p->entry[e - 1];
+  }
+}
+
+static void pass_place(ad_pass *p, size_t e) {
+  size_t i = node_hash(p->entry[e].node, p->slots);
+  while (p->slot[i] != 0) i = (i + 1) & (p->slots - 1);
+  p->slot[i] = (uint32_t)e + 1;
+}
+
+/* Adds x as reached (x not in the pass yet). Returns 0, or -1 when out of memory. */
+static int pass_add(ad_pass *p, dt_ad_node *x) {
+  if (p->n == p->cap) {
+    if (p->cap >= UINT32_MAX / 4) return -1;
+    size_t cap = p->cap ? p->cap * 2 : 64;
+    pass_entry *e = dt__alloc_should_fail() ? NULL : realloc(p->entry, cap * sizeof *e);
+    if (e == NULL) return -1;
+    p->entry = e;
+    uint32_t *o = dt__alloc_should_fail() ? NULL : realloc(p->order, cap * sizeof *o);
+    if (o == NULL) return -1;
+    p->order = o;
+    p->cap = cap;
+  }
+  if ((p->n + 1) * 2 > p->slots) { /* keep the table at most half full */
+    size_t slots = p->slots ? p->slots * 2 : 128;
+    uint32_t *t = dt__alloc_should_fail() ? NULL : calloc(slots, sizeof *t);
+    if (t == NULL) return -1;
+    free(p->slot);
+    p->slot = t;
+    p->slots = slots;
+    for (size_t e = 0; e < p->n; e++) pass_place(p, e);
+  }
+  p->entry[p->n] = (pass_entry){x, NULL};
+  pass_place(p, p->n++);
+  return 0;
+}
+
+static void pass_free(ad_pass *p) {
+  for (size_t e = 0; e < p->n; e++) dt__tensor_free(p->entry[e].pending);
+  free(p->entry);
+  free(p->slot);
+  free(p->order);
+}
+
+/* Adds own (the gradient for input in, shaped like it) to the input node's gradient of this
+   pass. Returns 0, or -1 when a primitive failed (the failure is recorded). */
+static int give(ad_pass *pass, ad_input *in, dt_tensor *own) {
   if (own == NULL) return -1;
-  dt_ad_node *p = in->node;
+  pass_entry *p = pass_find(pass, in->node); /* every tracked input was reached */
   if (p->pending == NULL) {
     p->pending = own;
     return 0;
   }
-  dt_tensor *sum = dt__prim_binary(site, DT_OP_ADD, p->pending, own);
-  dt_free(own);
+  dt_tensor *sum = dt__prim_binary(pass->site, DT_OP_ADD, p->pending, own);
+  dt__tensor_free(own);
   if (sum == NULL) return -1;
-  dt_free(p->pending);
+  dt__tensor_free(p->pending);
   p->pending = sum;
   return 0;
 }
@@ -236,60 +319,65 @@ static dt_tensor *zero_like(const dt_site *site, const dt_tensor *g) {
   return dt__prim_fill(site, g->device, DT_FLOAT, 0.0f, 0, NULL);
 }
 
-static int grad_where(const dt_site *site, dt_ad_node *n, const dt_tensor *g) {
+static int grad_where(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
+  const dt_site *site = pass->site;
   const dt_tensor *c = &n->in[0].val;
   dt_tensor *zero = zero_like(site, g);
   if (zero == NULL) return -1;
   int rc = 0;
   if (n->in[1].node != NULL)
-    rc = give(site, &n->in[1], reduce_to(site, dt__prim_where(site, c, g, zero), &n->in[1].val));
+    rc = give(pass, &n->in[1], reduce_to(site, dt__prim_where(site, c, g, zero), &n->in[1].val));
   if (rc == 0 && n->in[2].node != NULL)
-    rc = give(site, &n->in[2], reduce_to(site, dt__prim_where(site, c, zero, g), &n->in[2].val));
-  dt_free(zero);
+    rc = give(pass, &n->in[2], reduce_to(site, dt__prim_where(site, c, zero, g), &n->in[2].val));
+  dt__tensor_free(zero);
   return rc;
 }
 
-static int grad_relu(const dt_site *site, dt_ad_node *n, const dt_tensor *g) {
+static int grad_relu(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
+  const dt_site *site = pass->site;
   dt_tensor *zero = zero_like(site, g);
   if (zero == NULL) return -1;
   dt_tensor *mask = dt__prim_binary(site, DT_OP_GREATER, &n->in[0].val, zero);
   dt_tensor *r = mask == NULL ? NULL : dt__prim_where(site, mask, g, zero);
-  dt_free(mask);
-  dt_free(zero);
-  return give(site, &n->in[0], r);
+  dt__tensor_free(mask);
+  dt__tensor_free(zero);
+  return give(pass, &n->in[0], r);
 }
 
-static int grad_matmul(const dt_site *site, dt_ad_node *n, const dt_tensor *g) {
+static int grad_matmul(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
+  const dt_site *site = pass->site;
   if (n->in[0].node != NULL) { /* dA = G x B^T */
     dt_tensor *bt = dt__prim_transpose(site, &n->in[1].val);
     dt_tensor *r = bt == NULL ? NULL : dt__prim_matmul(site, g, bt);
-    dt_free(bt);
-    if (give(site, &n->in[0], r) != 0) return -1;
+    dt__tensor_free(bt);
+    if (give(pass, &n->in[0], r) != 0) return -1;
   }
   if (n->in[1].node != NULL) { /* dB = A^T x G */
     dt_tensor *at = dt__prim_transpose(site, &n->in[0].val);
     dt_tensor *r = at == NULL ? NULL : dt__prim_matmul(site, at, g);
-    dt_free(at);
-    if (give(site, &n->in[1], r) != 0) return -1;
+    dt__tensor_free(at);
+    if (give(pass, &n->in[1], r) != 0) return -1;
   }
   return 0;
 }
 
-static int grad_cat(const dt_site *site, dt_ad_node *n, const dt_tensor *g) {
+static int grad_cat(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
+  const dt_site *site = pass->site;
   int axis = n->extra.axis;
   if (axis < 0) axis += g->rank;
   int64_t start = 0;
   for (int i = 0; i < n->n_in; i++) {
     int64_t len = n->in[i].val.shape[axis];
     if (n->in[i].node != NULL &&
-        give(site, &n->in[i], dt__prim_narrow(site, g, axis, start, len)) != 0)
+        give(pass, &n->in[i], dt__prim_narrow(site, g, axis, start, len)) != 0)
       return -1;
     start += len;
   }
   return 0;
 }
 
-static int grad_sum_dim(const dt_site *site, dt_ad_node *n, const dt_tensor *g) {
+static int grad_sum_dim(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
+  const dt_site *site = pass->site;
   const dt_tensor *x = &n->in[0].val;
   int axis = n->extra.axis;
   if (axis < 0) axis += x->rank;
@@ -297,10 +385,11 @@ static int grad_sum_dim(const dt_site *site, dt_ad_node *n, const dt_tensor *g) 
   dt_tensor keep = *g;
   keep.rank = x->rank;
   for (int i = 0; i < x->rank; i++) keep.shape[i] = i == axis ? 1 : x->shape[i];
-  return give(site, &n->in[0], expand(site, &keep, x));
+  return give(pass, &n->in[0], expand(site, &keep, x));
 }
 
-static int grad_mse(const dt_site *site, dt_ad_node *n, const dt_tensor *g) {
+static int grad_mse(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
+  const dt_site *site = pass->site;
   const dt_tensor *p = &n->in[0].val, *t = &n->in[1].val;
   dt_tensor *d = dt__prim_binary(site, DT_OP_SUB, p, t);
   if (d == NULL) return -1;
@@ -309,108 +398,109 @@ static int grad_mse(const dt_site *site, dt_ad_node *n, const dt_tensor *g) {
   dt_tensor *s = NULL;
   if (dg != NULL) {
     s = dt__prim_scalar(site, DT_OP_MUL_SCALAR, dg, scale);
-    dt_free(dg);
+    dt__tensor_free(dg);
   }
   if (s == NULL) return -1;
   if (n->in[1].node != NULL) {
     dt_tensor *st = dt__prim_unary(site, DT_OP_NEG, s);
-    if (give(site, &n->in[1], reduce_to(site, st, t)) != 0) {
-      dt_free(s);
+    if (give(pass, &n->in[1], reduce_to(site, st, t)) != 0) {
+      dt__tensor_free(s);
       return -1;
     }
   }
-  if (n->in[0].node != NULL) return give(site, &n->in[0], reduce_to(site, s, p));
-  dt_free(s);
+  if (n->in[0].node != NULL) return give(pass, &n->in[0], reduce_to(site, s, p));
+  dt__tensor_free(s);
   return 0;
 }
 
 /* Runs n's gradient: gives each tracked input its share of g (borrowed). */
-static int node_backward(const dt_site *site, dt_ad_node *n, const dt_tensor *g) {
+static int node_backward(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
+  const dt_site *site = pass->site;
   ad_input *a = &n->in[0];
   ad_input *b = n->n_in > 1 ? &n->in[1] : NULL;
   switch (n->op) {
     case DT_OP_ADD:
     case DT_OP_SUB:
-      if (a->node != NULL && give(site, a, reduce_to(site, view_as(site, g, g->rank, g->shape),
+      if (a->node != NULL && give(pass, a, reduce_to(site, view_as(site, g, g->rank, g->shape),
                                                      &a->val)) != 0)
         return -1;
       if (b->node == NULL) return 0;
       if (n->op == DT_OP_ADD)
-        return give(site, b, reduce_to(site, view_as(site, g, g->rank, g->shape), &b->val));
-      return give(site, b, reduce_to(site, dt__prim_unary(site, DT_OP_NEG, g), &b->val));
+        return give(pass, b, reduce_to(site, view_as(site, g, g->rank, g->shape), &b->val));
+      return give(pass, b, reduce_to(site, dt__prim_unary(site, DT_OP_NEG, g), &b->val));
     case DT_OP_MUL:
       if (a->node != NULL &&
-          give(site, a, reduce_to(site, dt__prim_binary(site, DT_OP_MUL, g, &b->val), &a->val)) != 0)
+          give(pass, a, reduce_to(site, dt__prim_binary(site, DT_OP_MUL, g, &b->val), &a->val)) != 0)
         return -1;
       if (b->node == NULL) return 0;
-      return give(site, b, reduce_to(site, dt__prim_binary(site, DT_OP_MUL, g, &a->val), &b->val));
+      return give(pass, b, reduce_to(site, dt__prim_binary(site, DT_OP_MUL, g, &a->val), &b->val));
     case DT_OP_DIV: /* d(a/b) = g/b da - g*(a/b)/b db */
       if (a->node != NULL &&
-          give(site, a, reduce_to(site, dt__prim_binary(site, DT_OP_DIV, g, &b->val), &a->val)) != 0)
+          give(pass, a, reduce_to(site, dt__prim_binary(site, DT_OP_DIV, g, &b->val), &a->val)) != 0)
         return -1;
       if (b->node == NULL) return 0;
-      return give(site, b,
+      return give(pass, b,
                   reduce_to(site,
                             neg_own(site, binary_own(site, DT_OP_DIV,
                                                      dt__prim_binary(site, DT_OP_MUL, g, &n->out),
                                                      &b->val)),
                             &b->val));
     case DT_OP_MATMUL:
-      return grad_matmul(site, n, g);
+      return grad_matmul(pass, n, g);
     case DT_OP_ADD_SCALAR:
-      return give(site, a, view_as(site, g, g->rank, g->shape));
+      return give(pass, a, view_as(site, g, g->rank, g->shape));
     case DT_OP_MUL_SCALAR:
-      return give(site, a, dt__prim_scalar(site, DT_OP_MUL_SCALAR, g, n->extra.scalar));
+      return give(pass, a, dt__prim_scalar(site, DT_OP_MUL_SCALAR, g, n->extra.scalar));
     case DT_OP_NEG:
-      return give(site, a, dt__prim_unary(site, DT_OP_NEG, g));
+      return give(pass, a, dt__prim_unary(site, DT_OP_NEG, g));
     case DT_OP_EXP:
-      return give(site, a, dt__prim_binary(site, DT_OP_MUL, g, &n->out));
+      return give(pass, a, dt__prim_binary(site, DT_OP_MUL, g, &n->out));
     case DT_OP_LOG:
-      return give(site, a, dt__prim_binary(site, DT_OP_DIV, g, &a->val));
+      return give(pass, a, dt__prim_binary(site, DT_OP_DIV, g, &a->val));
     case DT_OP_RELU:
-      return grad_relu(site, n, g);
+      return grad_relu(pass, n, g);
     case DT_OP_SIGMOID: { /* g*y*(1-y) = g*y - (g*y)*y */
       dt_tensor *gy = dt__prim_binary(site, DT_OP_MUL, g, &n->out);
       if (gy == NULL) return -1;
       dt_tensor *gyy = dt__prim_binary(site, DT_OP_MUL, gy, &n->out);
       dt_tensor *r = gyy == NULL ? NULL : dt__prim_binary(site, DT_OP_SUB, gy, gyy);
-      dt_free(gy);
-      dt_free(gyy);
-      return give(site, a, r);
+      dt__tensor_free(gy);
+      dt__tensor_free(gyy);
+      return give(pass, a, r);
     }
     case DT_OP_TANH: { /* g*(1-y^2) = g - g*y*y */
       dt_tensor *yy = dt__prim_binary(site, DT_OP_MUL, &n->out, &n->out);
       dt_tensor *gyy = binary_own(site, DT_OP_MUL, yy, g);
       dt_tensor *r = gyy == NULL ? NULL : dt__prim_binary(site, DT_OP_SUB, g, gyy);
-      dt_free(gyy);
-      return give(site, a, r);
+      dt__tensor_free(gyy);
+      return give(pass, a, r);
     }
     case DT_AD_OP_SUM:
-      return give(site, a, expand(site, g, &a->val));
+      return give(pass, a, expand(site, g, &a->val));
     case DT_AD_OP_MEAN: {
       float inv = a->val.numel > 0 ? 1.0f / (float)a->val.numel : 0.0f;
       dt_tensor *s = dt__prim_scalar(site, DT_OP_MUL_SCALAR, g, inv);
       if (s == NULL) return -1;
       dt_tensor *r = expand(site, s, &a->val);
-      dt_free(s);
-      return give(site, a, r);
+      dt__tensor_free(s);
+      return give(pass, a, r);
     }
     case DT_OP_SUM_DIM:
-      return grad_sum_dim(site, n, g);
+      return grad_sum_dim(pass, n, g);
     case DT_AD_OP_RESHAPE:
-      return give(site, a, view_as(site, g, a->val.rank, a->val.shape));
+      return give(pass, a, view_as(site, g, a->val.rank, a->val.shape));
     case DT_OP_TRANSPOSE:
-      return give(site, a, dt__prim_transpose(site, g));
+      return give(pass, a, dt__prim_transpose(site, g));
     case DT_OP_COPY_SLICE: /* dt_cat */
-      return grad_cat(site, n, g);
+      return grad_cat(pass, n, g);
     case DT_OP_WHERE:
-      return grad_where(site, n, g);
+      return grad_where(pass, n, g);
     case DT_OP_MSE:
-      return grad_mse(site, n, g);
+      return grad_mse(pass, n, g);
     case DT_AD_OP_TO_DEVICE:
       if (dt_device_equal(g->device, a->val.device))
-        return give(site, a, view_as(site, g, g->rank, g->shape));
-      return give(site, a, dt__prim_copy_to(site, g, a->val.device));
+        return give(pass, a, view_as(site, g, g->rank, g->shape));
+      return give(pass, a, dt__prim_copy_to(site, g, a->val.device));
     default:
       dt__fail(site, DT_ERR_INVALID_ARGUMENT, "No gradient is defined for operation %d", n->op);
       return -1;
@@ -419,37 +509,18 @@ static int node_backward(const dt_site *site, dt_ad_node *n, const dt_tensor *g)
 
 /* ---- backward ---- */
 
-typedef struct node_vec {
-  dt_ad_node **v;
-  size_t n, cap;
-} node_vec;
-
-static int vec_push(node_vec *s, dt_ad_node *x) {
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? s->cap * 2 : 64;
-    dt_ad_node **v = dt__alloc_should_fail() ? NULL : realloc(s->v, cap * sizeof *v);
-    if (v == NULL) return -1;
-    s->v = v;
-    s->cap = cap;
-  }
-  s->v[s->n++] = x;
-  return 0;
-}
-
-/* Post-order of root's graph (inputs before the nodes computed from them), without recursion. */
+/* Post-order of root's graph into pass->order (inputs before the nodes computed from them),
+   without recursion. */
 typedef struct dfs_frame {
   dt_ad_node *node;
   int next; /* the next input to visit */
 } dfs_frame;
 
-static int topo_order(const dt_site *site, dt_ad_node *root, node_vec *order) {
-  static atomic_uint epoch_counter;
-  unsigned epoch = 0;
-  while (epoch == 0) epoch = atomic_fetch_add_explicit(&epoch_counter, 1, memory_order_relaxed) + 1;
+static int topo_order(ad_pass *pass, dt_ad_node *root) {
   dfs_frame *stack = NULL;
   size_t depth = 0, cap = 0;
   int rc = 0;
-  root->mark = epoch;
+  if (pass_add(pass, root) != 0) goto oom;
   dt_ad_node *push = root;
   for (;;) {
     if (push != NULL) {
@@ -469,86 +540,97 @@ static int topo_order(const dt_site *site, dt_ad_node *root, node_vec *order) {
     dfs_frame *f = &stack[depth - 1];
     while (f->next < f->node->n_in) {
       dt_ad_node *c = f->node->in[f->next++].node;
-      if (c != NULL && c->mark != epoch) {
-        c->mark = epoch;
+      if (c != NULL && pass_find(pass, c) == NULL) {
+        if (pass_add(pass, c) != 0) goto oom;
         push = c;
         break;
       }
     }
     if (push != NULL) continue;
-    if (vec_push(order, f->node) != 0) goto oom;
+    pass->order[pass->n_order++] = (uint32_t)(pass_find(pass, f->node) - pass->entry);
     depth--;
   }
   goto done;
 oom:
-  dt__fail(site, DT_ERR_OUT_OF_MEMORY, "Out of host memory ordering the autodiff graph");
+  dt__fail(pass->site, DT_ERR_OUT_OF_MEMORY, "Out of host memory ordering the autodiff graph");
   rc = -1;
 done:
   free(stack);
   return rc;
 }
 
-/* Adds g (owned) to a node's kept gradient, when its handle is still live. */
+/* Adds g (owned) to a node's kept gradient, when its handle is still live. The node's lock is
+   held across the sum: passes on other threads add to the same leaf one at a time. */
 static int keep_grad(const dt_site *site, dt_ad_node *x, dt_tensor *g) {
-  if (!x->has_handle) {
-    dt_free(g);
-    return 0;
-  }
-  if (x->grad == NULL) {
+  int rc = 0;
+  dt_tensor *drop = g;
+  pthread_mutex_lock(&x->lock);
+  if (x->has_handle && x->grad == NULL) {
     x->grad = g;
-    return 0;
+    drop = NULL;
+  } else if (x->has_handle) {
+    dt_tensor *sum = dt__prim_binary(site, DT_OP_ADD, x->grad, g);
+    if (sum == NULL) {
+      rc = -1;
+    } else {
+      drop = x->grad;
+      x->grad = sum;
+      dt__tensor_free(g);
+    }
   }
-  dt_tensor *sum = dt__prim_binary(site, DT_OP_ADD, x->grad, g);
-  dt_free(g);
-  if (sum == NULL) return -1;
-  dt_free(x->grad);
-  x->grad = sum;
-  return 0;
+  pthread_mutex_unlock(&x->lock);
+  dt__tensor_free(drop);
+  return rc;
 }
 
 static dt_status run_backward(const dt_site *site, const dt_tensor *loss) {
-  node_vec order = {0};
+  ad_pass pass = {.site = site};
   dt_status st = DT_OK;
-  dt_ad_node *root = loss->node;
-  if (topo_order(site, root, &order) != 0) goto fail;
+  if (topo_order(&pass, loss->node) != 0) goto fail;
+  pass_entry *root = pass_find(&pass, loss->node);
   root->pending = dt__prim_fill(site, dt_inner_device(loss->device), DT_FLOAT, 1.0f, loss->rank,
                                 loss->shape);
   if (root->pending == NULL) goto fail;
   /* Reverse post-order: every node after all the nodes computed from it. */
-  for (size_t k = order.n; k-- > 0;) {
-    dt_ad_node *x = order.v[k];
-    dt_tensor *g = x->pending;
-    x->pending = NULL;
+  for (size_t k = pass.n_order; k-- > 0;) {
+    pass_entry *e = &pass.entry[pass.order[k]];
+    dt_tensor *g = e->pending;
+    e->pending = NULL;
     if (g == NULL) continue;
-    if (x->n_in > 0 && node_backward(site, x, g) != 0) {
-      dt_free(g);
+    if (e->node->n_in > 0 && node_backward(&pass, e->node, g) != 0) {
+      dt__tensor_free(g);
       goto fail;
     }
-    if (keep_grad(site, x, g) != 0) goto fail;
+    if (keep_grad(site, e->node, g) != 0) goto fail;
   }
   goto done;
 fail:
   st = dt_last_status();
   if (st == DT_OK) st = DT_ERR_OUT_OF_MEMORY;
-  for (size_t k = 0; k < order.n; k++) {
-    dt_free(order.v[k]->pending);
-    order.v[k]->pending = NULL;
-  }
 done:
-  free(order.v);
+  pass_free(&pass);
   return st;
 }
 
 /* ---- public entry points ---- */
 
-/* autodiff-expected for functions that need an autodiff tensor. */
-static dt_status need_autodiff(const dt_site *site, const dt_tensor *t) {
-  dt_status st = dt__check_live(site, t, "The tensor");
-  if (st != DT_OK || t->device.autodiff) return st;
+/* The object of a live autodiff handle; NULL after recording invalid-argument or
+   autodiff-expected. */
+static dt_tensor *need_autodiff(const dt_site *site, const dt_tensor *h) {
+  dt_tensor *t = dt__resolve(site, h, "The tensor");
+  if (t == NULL || t->device.autodiff) return t;
   char dev[64];
   dt_device_name(t->device, dev, sizeof dev);
-  return dt__fail(site, DT_ERR_AUTODIFF_EXPECTED, "Expected autodiff-wrapped %s tensor, got %s",
-                  dt__kind_name(t->kind), dev);
+  dt__fail(site, DT_ERR_AUTODIFF_EXPECTED, "Expected autodiff-wrapped %s tensor, got %s",
+           dt__kind_name(t->kind), dev);
+  return NULL;
+}
+
+/* A successful call's result: DT_OK, and the caller's handle on r. */
+static dt_tensor *handed_out(dt_tensor *r) {
+  if (r == NULL) return NULL;
+  dt__ok();
+  return dt__handle_of(r);
 }
 
 static dt_status need_float(const dt_site *site, const dt_tensor *t, const char *what) {
@@ -596,9 +678,10 @@ static dt_tensor *from_inner_fail(const dt_site *site, dt_status st, dt_device a
   return NULL;
 }
 
-dt_tensor *dt_from_inner_at(DT_SITE_PARAMS, dt_device ad, dt_tensor *inner) {
+dt_tensor *dt_from_inner_at(DT_SITE_PARAMS, dt_device ad, dt_tensor *inner_handle) {
   dt_site site = {dt_file_, dt_line_, "dt_from_inner"};
-  if (dt__check_live(&site, inner, "The inner tensor") != DT_OK) return NULL;
+  const dt_tensor *inner = dt__resolve(&site, inner_handle, "The inner tensor");
+  if (inner == NULL) return NULL;
   /* SPEC §4's precedence: invalid arguments, autodiff-nested, autodiff-expected,
      autodiff-inner-backend, device-mismatch. */
   dt_device expect = dt_inner_device(ad);
@@ -610,25 +693,22 @@ dt_tensor *dt_from_inner_at(DT_SITE_PARAMS, dt_device ad, dt_tensor *inner) {
     return from_inner_fail(&site, DT_ERR_AUTODIFF_INNER_BACKEND, ad, inner);
   if (inner->device.ordinal != expect.ordinal)
     return from_inner_fail(&site, DT_ERR_DEVICE_MISMATCH, ad, inner);
-  dt_tensor *r = dt__tensor_view(&site, inner, ad, inner->rank, inner->shape);
-  if (r != NULL) dt__ok();
-  return r;
+  return handed_out(dt__tensor_view(&site, inner, ad, inner->rank, inner->shape));
 }
 dt_tensor *dt_from_inner(dt_device ad, dt_tensor *inner) { return dt_from_inner_at(NULL, 0, ad, inner); }
 
-dt_tensor *dt_inner_at(DT_SITE_PARAMS, const dt_tensor *t) {
+dt_tensor *dt_inner_at(DT_SITE_PARAMS, const dt_tensor *h) {
   dt_site site = {dt_file_, dt_line_, "dt_inner"};
-  if (need_autodiff(&site, t) != DT_OK) return NULL;
-  dt_tensor *r = dt__tensor_view(&site, t, dt_inner_device(t->device), t->rank, t->shape);
-  if (r != NULL) dt__ok();
-  return r;
+  const dt_tensor *t = need_autodiff(&site, h);
+  if (t == NULL) return NULL;
+  return handed_out(dt__tensor_view(&site, t, dt_inner_device(t->device), t->rank, t->shape));
 }
 dt_tensor *dt_inner(const dt_tensor *t) { return dt_inner_at(NULL, 0, t); }
 
-dt_tensor *dt_require_grad_at(DT_SITE_PARAMS, dt_tensor *t) {
+dt_tensor *dt_require_grad_at(DT_SITE_PARAMS, dt_tensor *h) {
   dt_site site = {dt_file_, dt_line_, "dt_require_grad"};
-  if (need_autodiff(&site, t) != DT_OK || need_float(&site, t, "dt_require_grad") != DT_OK)
-    return NULL;
+  dt_tensor *t = need_autodiff(&site, h);
+  if (t == NULL || need_float(&site, t, "dt_require_grad") != DT_OK) return NULL;
   if (t->node == NULL || t->node->op != AD_LEAF) {
     /* A new leaf; a tensor that had a history is cut from it (it becomes trainable itself). */
     dt_ad_node *n = node_new(&site, 0);
@@ -640,23 +720,23 @@ dt_tensor *dt_require_grad_at(DT_SITE_PARAMS, dt_tensor *t) {
   }
   t->requires_grad = 1;
   dt__ok();
-  return t;
+  return h;
 }
 dt_tensor *dt_require_grad(dt_tensor *t) { return dt_require_grad_at(NULL, 0, t); }
 
-dt_tensor *dt_detach_at(DT_SITE_PARAMS, const dt_tensor *t) {
+dt_tensor *dt_detach_at(DT_SITE_PARAMS, const dt_tensor *h) {
   dt_site site = {dt_file_, dt_line_, "dt_detach"};
-  if (dt__check_live(&site, t, "The tensor") != DT_OK) return NULL;
-  dt_tensor *r = dt__tensor_view(&site, t, t->device, t->rank, t->shape);
-  if (r != NULL) dt__ok();
-  return r;
+  const dt_tensor *t = dt__resolve(&site, h, "The tensor");
+  if (t == NULL) return NULL;
+  return handed_out(dt__tensor_view(&site, t, t->device, t->rank, t->shape));
 }
 dt_tensor *dt_detach(const dt_tensor *t) { return dt_detach_at(NULL, 0, t); }
 
-int dt_backward_at(DT_SITE_PARAMS, dt_tensor *loss) {
+int dt_backward_at(DT_SITE_PARAMS, dt_tensor *h) {
   dt_site site = {dt_file_, dt_line_, "dt_backward"};
-  dt_status st = need_autodiff(&site, loss);
-  if (st == DT_OK) st = need_float(&site, loss, "dt_backward");
+  const dt_tensor *loss = need_autodiff(&site, h);
+  if (loss == NULL) return (int)dt_last_status();
+  dt_status st = need_float(&site, loss, "dt_backward");
   if (st == DT_OK && loss->numel != 1)
     st = dt__fail(&site, DT_ERR_SHAPE,
                   "The loss must have exactly one element (got %lld elements of rank %d)",
@@ -667,16 +747,20 @@ int dt_backward_at(DT_SITE_PARAMS, dt_tensor *loss) {
 }
 int dt_backward(dt_tensor *loss) { return dt_backward_at(NULL, 0, loss); }
 
-dt_tensor *dt_grad_at(DT_SITE_PARAMS, const dt_tensor *t) {
+dt_tensor *dt_grad_at(DT_SITE_PARAMS, const dt_tensor *h) {
   dt_site site = {dt_file_, dt_line_, "dt_grad"};
-  if (need_autodiff(&site, t) != DT_OK) return NULL;
+  const dt_tensor *t = need_autodiff(&site, h);
+  if (t == NULL) return NULL;
   dt_tensor *r = NULL;
-  if (t->node != NULL && t->node->grad != NULL) {
-    const dt_tensor *g = t->node->grad;
-    r = dt__tensor_view(&site, g, g->device, t->rank, t->shape);
-    if (r == NULL) return NULL;
+  dt_ad_node *n = t->node;
+  if (n != NULL) {
+    pthread_mutex_lock(&n->lock); /* a pass on another thread may be replacing grad */
+    const dt_tensor *g = n->grad;
+    if (g != NULL) r = dt__tensor_view(&site, g, g->device, t->rank, t->shape);
+    pthread_mutex_unlock(&n->lock);
+    if (g != NULL && r == NULL) return NULL;
   }
   dt__ok();
-  return r;
+  return dt__handle_of(r);
 }
 dt_tensor *dt_grad(const dt_tensor *t) { return dt_grad_at(NULL, 0, t); }

@@ -1,20 +1,12 @@
 /* runtime/src/check.c — THE precheck: every operation runs its tensor operands through
- * dt__precheck before touching data. It rejects NULL and freed handles, then decides the first
- * rule that applies by SPEC §4's precedence (autodiff-expected, autodiff-inner-backend /
- * backend-mismatch, device-mismatch, kind-mismatch) and records it with Burn's wording and
- * both tags. Shape rules come last and live with the shape logic (prim.c). */
+ * dt__precheck before touching data. It resolves the operand handles (rejecting NULL, freed and
+ * foreign ones), then decides the first rule that applies by SPEC §4's precedence
+ * (autodiff-expected, autodiff-inner-backend / backend-mismatch, device-mismatch,
+ * kind-mismatch) and records it with Burn's wording and both tags. Shape rules come last and
+ * live with the shape logic (prim.c). */
 #include <stdio.h>
 
 #include "internal.h"
-
-dt_status dt__check_live(const dt_site *site, const dt_tensor *t, const char *what) {
-  if (t == NULL) return dt__fail(site, DT_ERR_INVALID_ARGUMENT, "%s is NULL", what);
-  if (t->magic == DT_TENSOR_MAGIC) return DT_OK;
-  if (t->magic == DT_TENSOR_DEAD)
-    return dt__fail(site, DT_ERR_INVALID_ARGUMENT, "%s is a freed tensor (used after dt_free)",
-                    what);
-  return dt__fail(site, DT_ERR_INVALID_ARGUMENT, "%s is not a live dt tensor", what);
-}
 
 static void device_string(dt_device d, char *buf, size_t n) { dt_device_name(d, buf, n); }
 
@@ -106,32 +98,45 @@ static dt_status check_kinds(const dt_site *site, int n, const dt_tensor *const 
   return DT_OK;
 }
 
-dt_status dt__precheck(const dt_site *site, int n, const dt_tensor *const *ts, dt_kind_rule kinds) {
+dt_status dt__precheck(const dt_site *site, int n, const dt_tensor *const *handles,
+                       const dt_tensor **ts, dt_kind_rule kinds) {
   dt_status st;
-  if (ts == NULL && n > 0) return dt__fail(site, DT_ERR_INVALID_ARGUMENT, "The tensor array is NULL");
+  if (handles == NULL && n > 0)
+    return dt__fail(site, DT_ERR_INVALID_ARGUMENT, "The tensor array is NULL");
   for (int i = 0; i < n; i++) {
-    if (ts[i] != NULL && ts[i]->magic == DT_TENSOR_MAGIC) continue; /* the fast path */
+    if ((ts[i] = dt__resolve_fast(handles[i])) != NULL) continue; /* the fast path */
     char what[32];
     if (n == 1)
       snprintf(what, sizeof what, "The tensor");
     else
       snprintf(what, sizeof what, "Input tensor %d", i + 1);
-    return dt__check_live(site, ts[i], what);
+    dt__resolve_failed(site, handles[i], what);
+    return dt_last_status();
   }
-  /* Rule 1 (autodiff-nested) cannot arise between operands: tensors never nest. */
+  /* The common case: every operand on one device (backend, ordinal, autodiff-ness), so no tag
+     rule applies and only kinds are left to check. */
+  int one_device = 1;
   for (int i = 1; i < n; i++)
-    if ((st = check_autodiff(site, ts[0], ts[i])) != DT_OK) return st;
-  for (int i = 1; i < n; i++)
-    if ((st = check_backend(site, ts[0], ts[i])) != DT_OK) return st;
-  for (int i = 1; i < n; i++)
-    if ((st = check_ordinal(site, ts[0], ts[i], i)) != DT_OK) return st;
+    one_device &= ts[i]->device.backend == ts[0]->device.backend &&
+                  ts[i]->device.ordinal == ts[0]->device.ordinal &&
+                  ts[i]->device.autodiff == ts[0]->device.autodiff;
+  if (!one_device) {
+    /* Rule 1 (autodiff-nested) cannot arise between operands: tensors never nest. */
+    for (int i = 1; i < n; i++)
+      if ((st = check_autodiff(site, ts[0], ts[i])) != DT_OK) return st;
+    for (int i = 1; i < n; i++)
+      if ((st = check_backend(site, ts[0], ts[i])) != DT_OK) return st;
+    for (int i = 1; i < n; i++)
+      if ((st = check_ordinal(site, ts[0], ts[i], i)) != DT_OK) return st;
+  }
   if (n > 0 && (st = check_kinds(site, n, ts, kinds)) != DT_OK) return st;
   return DT_OK;
 }
 
-dt_status dt__precheck_transfer(const dt_site *site, const dt_tensor *t, dt_device d) {
-  dt_status st = dt__check_live(site, t, "The tensor");
-  if (st != DT_OK) return st;
+dt_status dt__precheck_transfer(const dt_site *site, const dt_tensor *handle, dt_device d,
+                                const dt_tensor **obj) {
+  const dt_tensor *t = *obj = dt__resolve(site, handle, "The tensor");
+  if (t == NULL) return dt_last_status();
   char from[64], to[64];
   device_string(t->device, from, sizeof from);
   device_string(d, to, sizeof to);

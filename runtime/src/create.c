@@ -5,9 +5,11 @@
 
 #include "internal.h"
 
+/* The caller's handle on a new object (NULL stays NULL: the failure is recorded). */
 static dt_tensor *created(dt_tensor *t) {
-  if (t != NULL) dt__ok();
-  return t;
+  if (t == NULL) return NULL;
+  dt__ok();
+  return dt__handle_of(t);
 }
 
 dt_tensor *dt_zeros_at(DT_SITE_PARAMS, dt_device d, dt_kind k, int rank, const int64_t *shape) {
@@ -43,13 +45,13 @@ static dt_tensor *from_host(const dt_site *site, dt_device d, dt_kind k, const v
   if (data == NULL) {
     dt__fail(site, DT_ERR_INVALID_ARGUMENT, "The data pointer is NULL for %lld elements",
              (long long)t->numel);
-    dt_free(t);
+    dt__tensor_free(t);
     return NULL;
   }
   dt_storage *s = t->storage;
   if (s->iface->copy_in(s->ordinal, s->data, data, (size_t)t->numel * dt__kind_size(k)) != 0) {
     dt__device_failure(site, s, "copy in", d);
-    dt_free(t);
+    dt__tensor_free(t);
     return NULL;
   }
   return t;

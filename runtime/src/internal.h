@@ -2,6 +2,11 @@
  * call site, the precheck, the primitive operations (no tag checks, no graph recording) and
  * the autodiff hooks. Not installed.
  *
+ * Handles: the dt_tensor * a caller holds is an encoded handle (handle.c), not an object
+ * address. Public entry points turn handles into objects (dt__resolve, or dt__precheck for
+ * operands) and objects they return into handles (dt__handle_of); everything below them works
+ * on objects only.
+ *
  * Layering:
  *   api.c / ops.c   public entry points: set the site, run the precheck (check.c), call a
  *                   primitive, then dt__ad_record() when the result is a tracked autodiff tensor.
@@ -18,9 +23,6 @@
 
 #include "dt/backend.h"
 #include "dt/dt.h"
-
-#define DT_TENSOR_MAGIC 0x64745431u /* "dtT1" while live */
-#define DT_TENSOR_DEAD 0x64745844u  /* set by dt_free, to detect use after free */
 
 /* The caller's site and the operation's public name, for messages. */
 typedef struct dt_site {
@@ -42,7 +44,6 @@ typedef struct dt_storage {
 struct dt_ad_node; /* autodiff.c */
 
 struct dt_tensor {
-  uint32_t magic;
   dt_device device; /* as dt_device_of reports it (autodiff flag included) */
   dt_kind kind;
   int rank;
@@ -96,14 +97,34 @@ typedef enum dt_kind_rule {
   DT_KINDS_WHERE,      /* operand 0 bool; operands 1 and 2 share one kind */
   DT_KINDS_INTEGRAL    /* int or bool only (dt_read_ints) */
 } dt_kind_rule;
-/* Checks n live operands against each other by SPEC §4's precedence (invalid handles first,
-   then autodiff-nested … kind-mismatch). Returns DT_OK or the recorded failure. */
-dt_status dt__precheck(const dt_site *site, int n, const dt_tensor *const *ts, dt_kind_rule kinds);
-/* Checks a handle is live (not NULL, not freed). */
-dt_status dt__check_live(const dt_site *site, const dt_tensor *t, const char *what);
-/* dt_to_device's check: live handle, valid target device, same autodiff-ness
-   (autodiff-expected). Whether d's backend is available is decided when allocating on it. */
-dt_status dt__precheck_transfer(const dt_site *site, const dt_tensor *t, dt_device d);
+/* Resolves n operand handles into objs (NULL, freed and foreign handles first), then checks the
+   objects against each other by SPEC §4's precedence (autodiff-nested … kind-mismatch).
+   Returns DT_OK or the recorded failure. */
+dt_status dt__precheck(const dt_site *site, int n, const dt_tensor *const *handles,
+                       const dt_tensor **objs, dt_kind_rule kinds);
+/* dt_to_device's check: live handle (resolved into *obj), valid target device, same
+   autodiff-ness (autodiff-expected). Whether d's backend is available is decided when
+   allocating on it. */
+dt_status dt__precheck_transfer(const dt_site *site, const dt_tensor *handle, dt_device d,
+                                const dt_tensor **obj);
+
+/* ---- handles (handle.c) ---- */
+/* dt__resolve(site, handle, what) and dt__resolve_fast(handle), inline in handle.h: the object
+   a live handle names, or NULL — dt__resolve after recording why (dt__resolve_failed:
+   invalid-argument, "%s is NULL", "%s is a freed tensor …", "%s is not a live dt tensor", with
+   `what` for %s), dt__resolve_fast recording nothing. */
+dt_tensor *dt__resolve_failed(const dt_site *site, const dt_tensor *handle, const char *what);
+/* dt_free's step: makes a live handle stale atomically and returns its object, which the caller
+   then releases and hands to dt__object_recycle; NULL after recording why it is not live. */
+dt_tensor *dt__handle_take(const dt_site *site, dt_tensor *handle, const char *what);
+/* The handle naming a live object (NULL for NULL): what public functions return. */
+dt_tensor *dt__handle_of(const dt_tensor *obj);
+/* A fresh object in a live slot (contents undefined), NULL when out of memory. */
+dt_tensor *dt__object_new(void);
+/* Makes obj's handle stale and its slot reusable (obj holds nothing any more). */
+void dt__object_delete(dt_tensor *obj);
+/* Makes the slot of an object already made stale by dt__handle_take reusable. */
+void dt__object_recycle(dt_tensor *obj);
 
 /* ---- tensors and storage (tensor.c) ---- */
 dt_storage *dt__storage_new(const dt_site *site, const dt_backend_iface *iface, dt_device d,
@@ -118,6 +139,8 @@ dt_tensor *dt__tensor_new(const dt_site *site, dt_device d, dt_kind k, int rank,
 /* A new handle sharing t's storage, with the given device tag and shape (same numel). */
 dt_tensor *dt__tensor_view(const dt_site *site, const dt_tensor *t, dt_device d, int rank,
                            const int64_t *shape);
+/* Frees an object (the internal dt_free): its node reference, storage reference and slot. */
+void dt__tensor_free(dt_tensor *t);
 /* Validates rank and shape (rank 0..DT_MAX_RANK, dims >= 0, no overflow); computes numel. */
 dt_status dt__validate_shape(const dt_site *site, int rank, const int64_t *shape, int64_t *numel);
 
@@ -178,5 +201,7 @@ void dt__ad_release(dt_tensor *t);
 /* Whether t takes part in the graph (it has a node: a dt_require_grad leaf or a value computed
    from one). */
 int dt__ad_is_tracked(const dt_tensor *t);
+
+#include "handle.h" /* the handle encoding, for the inline dt__resolve_fast */
 
 #endif /* DT_INTERNAL_H */

@@ -1,6 +1,9 @@
 /* runtime/src/ops.c — the public operations of SPEC §3 and their call-site twins: each sets its
  * site, runs THE precheck (check.c), calls a primitive (prim.c), lets autodiff attach a graph
- * node when the result lives on an autodiff device, and resets the status on success. */
+ * node when the result lives on an autodiff device, and resets the status on success. Operands
+ * arrive as handles; the precheck resolves them into objects, and the result leaves as a handle. */
+#include <stdlib.h>
+
 #include "internal.h"
 
 #define SITE(name) dt_site site = {dt_file_, dt_line_, name}
@@ -14,15 +17,15 @@ static dt_tensor *finish(const dt_site *site, int op, dt_tensor *out, int n,
     if (out == NULL) return NULL;
   }
   dt__ok();
-  return out;
+  return dt__handle_of(out);
 }
 
 /* ---- broadcast binary operations ---- */
 
 static dt_tensor *binary(const dt_site *site, dt_op op, const dt_tensor *a, const dt_tensor *b) {
-  const dt_tensor *ts[2] = {a, b};
-  if (dt__precheck(site, 2, ts, DT_KINDS_NUMERIC) != DT_OK) return NULL;
-  return finish(site, op, dt__prim_binary(site, op, a, b), 2, ts, NULL);
+  const dt_tensor *hs[2] = {a, b}, *ts[2];
+  if (dt__precheck(site, 2, hs, ts, DT_KINDS_NUMERIC) != DT_OK) return NULL;
+  return finish(site, op, dt__prim_binary(site, op, ts[0], ts[1]), 2, ts, NULL);
 }
 
 dt_tensor *dt_add_at(DT_SITE_PARAMS, const dt_tensor *a, const dt_tensor *b) {
@@ -60,9 +63,9 @@ dt_tensor *dt_greater(const dt_tensor *a, const dt_tensor *b) {
 dt_tensor *dt_where_at(DT_SITE_PARAMS, const dt_tensor *cond, const dt_tensor *a,
                        const dt_tensor *b) {
   SITE("dt_where");
-  const dt_tensor *ts[3] = {cond, a, b};
-  if (dt__precheck(&site, 3, ts, DT_KINDS_WHERE) != DT_OK) return NULL;
-  return finish(&site, DT_OP_WHERE, dt__prim_where(&site, cond, a, b), 3, ts, NULL);
+  const dt_tensor *hs[3] = {cond, a, b}, *ts[3];
+  if (dt__precheck(&site, 3, hs, ts, DT_KINDS_WHERE) != DT_OK) return NULL;
+  return finish(&site, DT_OP_WHERE, dt__prim_where(&site, ts[0], ts[1], ts[2]), 3, ts, NULL);
 }
 dt_tensor *dt_where(const dt_tensor *cond, const dt_tensor *a, const dt_tensor *b) {
   return dt_where_at(NULL, 0, cond, a, b);
@@ -70,17 +73,17 @@ dt_tensor *dt_where(const dt_tensor *cond, const dt_tensor *a, const dt_tensor *
 
 dt_tensor *dt_matmul_at(DT_SITE_PARAMS, const dt_tensor *a, const dt_tensor *b) {
   SITE("dt_matmul");
-  const dt_tensor *ts[2] = {a, b};
-  if (dt__precheck(&site, 2, ts, DT_KINDS_NUMERIC) != DT_OK) return NULL;
-  return finish(&site, DT_OP_MATMUL, dt__prim_matmul(&site, a, b), 2, ts, NULL);
+  const dt_tensor *hs[2] = {a, b}, *ts[2];
+  if (dt__precheck(&site, 2, hs, ts, DT_KINDS_NUMERIC) != DT_OK) return NULL;
+  return finish(&site, DT_OP_MATMUL, dt__prim_matmul(&site, ts[0], ts[1]), 2, ts, NULL);
 }
 dt_tensor *dt_matmul(const dt_tensor *a, const dt_tensor *b) { return dt_matmul_at(NULL, 0, a, b); }
 
 dt_tensor *dt_mse_loss_at(DT_SITE_PARAMS, const dt_tensor *pred, const dt_tensor *target) {
   SITE("dt_mse_loss");
-  const dt_tensor *ts[2] = {pred, target};
-  if (dt__precheck(&site, 2, ts, DT_KINDS_FLOAT) != DT_OK) return NULL;
-  return finish(&site, DT_OP_MSE, dt__prim_mse(&site, pred, target), 2, ts, NULL);
+  const dt_tensor *hs[2] = {pred, target}, *ts[2];
+  if (dt__precheck(&site, 2, hs, ts, DT_KINDS_FLOAT) != DT_OK) return NULL;
+  return finish(&site, DT_OP_MSE, dt__prim_mse(&site, ts[0], ts[1]), 2, ts, NULL);
 }
 dt_tensor *dt_mse_loss(const dt_tensor *pred, const dt_tensor *target) {
   return dt_mse_loss_at(NULL, 0, pred, target);
@@ -88,8 +91,9 @@ dt_tensor *dt_mse_loss(const dt_tensor *pred, const dt_tensor *target) {
 
 /* ---- scalar and unary operations ---- */
 
-static dt_tensor *scalar(const dt_site *site, dt_op op, const dt_tensor *a, float s) {
-  if (dt__precheck(site, 1, &a, DT_KINDS_NUMERIC) != DT_OK) return NULL;
+static dt_tensor *scalar(const dt_site *site, dt_op op, const dt_tensor *h, float s) {
+  const dt_tensor *a;
+  if (dt__precheck(site, 1, &h, &a, DT_KINDS_NUMERIC) != DT_OK) return NULL;
   const dt_ad_extra extra = {.scalar = s};
   return finish(site, op, dt__prim_scalar(site, op, a, s), 1, &a, &extra);
 }
@@ -106,8 +110,9 @@ dt_tensor *dt_mul_scalar_at(DT_SITE_PARAMS, const dt_tensor *a, float s) {
 }
 dt_tensor *dt_mul_scalar(const dt_tensor *a, float s) { return dt_mul_scalar_at(NULL, 0, a, s); }
 
-static dt_tensor *unary(const dt_site *site, dt_op op, const dt_tensor *a, dt_kind_rule kinds) {
-  if (dt__precheck(site, 1, &a, kinds) != DT_OK) return NULL;
+static dt_tensor *unary(const dt_site *site, dt_op op, const dt_tensor *h, dt_kind_rule kinds) {
+  const dt_tensor *a;
+  if (dt__precheck(site, 1, &h, &a, kinds) != DT_OK) return NULL;
   return finish(site, op, dt__prim_unary(site, op, a), 1, &a, NULL);
 }
 
@@ -149,23 +154,26 @@ dt_tensor *dt_tanh(const dt_tensor *a) { return dt_tanh_at(NULL, 0, a); }
 
 /* ---- reductions ---- */
 
-dt_tensor *dt_sum_at(DT_SITE_PARAMS, const dt_tensor *a) {
+dt_tensor *dt_sum_at(DT_SITE_PARAMS, const dt_tensor *h) {
   SITE("dt_sum");
-  if (dt__precheck(&site, 1, &a, DT_KINDS_NUMERIC) != DT_OK) return NULL;
+  const dt_tensor *a;
+  if (dt__precheck(&site, 1, &h, &a, DT_KINDS_NUMERIC) != DT_OK) return NULL;
   return finish(&site, DT_AD_OP_SUM, dt__prim_sum(&site, a, 1.0f), 1, &a, NULL);
 }
 dt_tensor *dt_sum(const dt_tensor *a) { return dt_sum_at(NULL, 0, a); }
 
-dt_tensor *dt_mean_at(DT_SITE_PARAMS, const dt_tensor *a) {
+dt_tensor *dt_mean_at(DT_SITE_PARAMS, const dt_tensor *h) {
   SITE("dt_mean");
-  if (dt__precheck(&site, 1, &a, DT_KINDS_FLOAT) != DT_OK) return NULL;
+  const dt_tensor *a;
+  if (dt__precheck(&site, 1, &h, &a, DT_KINDS_FLOAT) != DT_OK) return NULL;
   return finish(&site, DT_AD_OP_MEAN, dt__prim_sum(&site, a, 1.0f / (float)a->numel), 1, &a, NULL);
 }
 dt_tensor *dt_mean(const dt_tensor *a) { return dt_mean_at(NULL, 0, a); }
 
-dt_tensor *dt_sum_dim_at(DT_SITE_PARAMS, const dt_tensor *a, int axis) {
+dt_tensor *dt_sum_dim_at(DT_SITE_PARAMS, const dt_tensor *h, int axis) {
   SITE("dt_sum_dim");
-  if (dt__precheck(&site, 1, &a, DT_KINDS_NUMERIC) != DT_OK) return NULL;
+  const dt_tensor *a;
+  if (dt__precheck(&site, 1, &h, &a, DT_KINDS_NUMERIC) != DT_OK) return NULL;
   dt_tensor *out = dt__prim_sum_dim(&site, a, axis, 0);
   const dt_ad_extra extra = {.axis = axis < 0 ? axis + a->rank : axis};
   return finish(&site, DT_OP_SUM_DIM, out, 1, &a, &extra);
@@ -174,9 +182,10 @@ dt_tensor *dt_sum_dim(const dt_tensor *a, int axis) { return dt_sum_dim_at(NULL,
 
 /* ---- layout ---- */
 
-dt_tensor *dt_reshape_at(DT_SITE_PARAMS, const dt_tensor *a, int rank, const int64_t *shape) {
+dt_tensor *dt_reshape_at(DT_SITE_PARAMS, const dt_tensor *h, int rank, const int64_t *shape) {
   SITE("dt_reshape");
-  if (dt__precheck(&site, 1, &a, DT_KINDS_ANY) != DT_OK) return NULL;
+  const dt_tensor *a;
+  if (dt__precheck(&site, 1, &h, &a, DT_KINDS_ANY) != DT_OK) return NULL;
   int64_t numel;
   if (dt__validate_shape(&site, rank, shape, &numel) != DT_OK) return NULL;
   if (numel != a->numel) {
@@ -191,9 +200,10 @@ dt_tensor *dt_reshape(const dt_tensor *a, int rank, const int64_t *shape) {
   return dt_reshape_at(NULL, 0, a, rank, shape);
 }
 
-dt_tensor *dt_transpose_at(DT_SITE_PARAMS, const dt_tensor *a) {
+dt_tensor *dt_transpose_at(DT_SITE_PARAMS, const dt_tensor *h) {
   SITE("dt_transpose");
-  if (dt__precheck(&site, 1, &a, DT_KINDS_ANY) != DT_OK) return NULL;
+  const dt_tensor *a;
+  if (dt__precheck(&site, 1, &h, &a, DT_KINDS_ANY) != DT_OK) return NULL;
   return finish(&site, DT_OP_TRANSPOSE, dt__prim_transpose(&site, a), 1, &a, NULL);
 }
 dt_tensor *dt_transpose(const dt_tensor *a) { return dt_transpose_at(NULL, 0, a); }
@@ -204,19 +214,28 @@ dt_tensor *dt_cat_at(DT_SITE_PARAMS, int n, dt_tensor *const *ts, int axis) {
     dt__fail(&site, DT_ERR_INVALID_ARGUMENT, "Concatenation of %d tensors (needs at least one)", n);
     return NULL;
   }
-  const dt_tensor *const *in = (const dt_tensor *const *)ts;
-  if (dt__precheck(&site, n, in, DT_KINDS_ANY) != DT_OK) return NULL;
-  dt_tensor *out = dt__prim_cat(&site, n, in, axis);
-  const dt_ad_extra extra = {.axis = axis < 0 ? axis + in[0]->rank : axis, .n_inputs = n};
-  return finish(&site, DT_OP_COPY_SLICE, out, n, in, &extra);
+  const dt_tensor *small[8];
+  const dt_tensor **in = small;
+  if ((size_t)n > sizeof small / sizeof small[0] &&
+      (in = dt__host_alloc(&site, (size_t)n * sizeof *in)) == NULL)
+    return NULL;
+  dt_tensor *r = NULL;
+  if (dt__precheck(&site, n, (const dt_tensor *const *)ts, in, DT_KINDS_ANY) == DT_OK) {
+    dt_tensor *out = dt__prim_cat(&site, n, in, axis);
+    const dt_ad_extra extra = {.axis = axis < 0 ? axis + in[0]->rank : axis, .n_inputs = n};
+    r = finish(&site, DT_OP_COPY_SLICE, out, n, in, &extra);
+  }
+  if (in != small) free(in);
+  return r;
 }
 dt_tensor *dt_cat(int n, dt_tensor *const *ts, int axis) { return dt_cat_at(NULL, 0, n, ts, axis); }
 
 /* ---- transfer ---- */
 
-dt_tensor *dt_to_device_at(DT_SITE_PARAMS, const dt_tensor *t, dt_device d) {
+dt_tensor *dt_to_device_at(DT_SITE_PARAMS, const dt_tensor *h, dt_device d) {
   SITE("dt_to_device");
-  if (dt__precheck_transfer(&site, t, d) != DT_OK) return NULL;
+  const dt_tensor *t;
+  if (dt__precheck_transfer(&site, h, d, &t) != DT_OK) return NULL;
   return finish(&site, DT_AD_OP_TO_DEVICE, dt__prim_copy_to(&site, t, d), 1, &t, NULL);
 }
 dt_tensor *dt_to_device(const dt_tensor *t, dt_device d) { return dt_to_device_at(NULL, 0, t, d); }

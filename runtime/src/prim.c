@@ -83,7 +83,7 @@ static dt_tensor *run_into(const dt_site *site, dt_tensor *out, dt_op_desc *desc
     char what[64];
     snprintf(what, sizeof what, "run %s", op_name(desc->op));
     dt__device_failure(site, out->storage, what, out->device);
-    dt_free(out);
+    dt__tensor_free(out);
     return NULL;
   }
   return out;
@@ -264,14 +264,14 @@ dt_tensor *dt__prim_sum_to_shape(const dt_site *site, const dt_tensor *a, int ra
     dt_tensor *v = dt__tensor_view(site, a, a->device, rank + 1, vshape);
     if (v == NULL) return NULL;
     cur = dt__prim_sum_dim(site, v, 0, 0);
-    dt_free(v);
+    dt__tensor_free(v);
     if (cur == NULL) return NULL;
   }
   for (int j = 0; j < rank; j++) {
     const int64_t have = cur != NULL ? cur->shape[j] : a->shape[j];
     if (shape[j] != 1 || have == 1) continue;
     dt_tensor *next = dt__prim_sum_dim(site, cur != NULL ? cur : a, j, 1);
-    dt_free(cur);
+    dt__tensor_free(cur);
     if (next == NULL) return NULL;
     cur = next;
   }
@@ -382,7 +382,7 @@ dt_tensor *dt__prim_cat(const dt_site *site, int n, const dt_tensor *const *ts, 
   int64_t offset = 0;
   for (int i = 0; i < n; i++) {
     if (copy_slice(site, out, ts[i], ax, 0, offset, ts[i]->shape[ax]) != DT_OK) {
-      dt_free(out);
+      dt__tensor_free(out);
       return NULL;
     }
     offset += ts[i]->shape[ax];
@@ -406,7 +406,7 @@ dt_tensor *dt__prim_narrow(const dt_site *site, const dt_tensor *a, int axis, in
   dt_tensor *out = dt__tensor_new(site, a->device, a->kind, a->rank, shape);
   if (out == NULL) return NULL;
   if (copy_slice(site, out, a, ax, start, 0, len) != DT_OK) {
-    dt_free(out);
+    dt__tensor_free(out);
     return NULL;
   }
   return out;
@@ -417,10 +417,10 @@ dt_tensor *dt__prim_mse(const dt_site *site, const dt_tensor *a, const dt_tensor
     dt_tensor *d = dt__prim_binary(site, DT_OP_SUB, a, b);
     if (d == NULL) return NULL;
     dt_tensor *sq = dt__prim_binary(site, DT_OP_MUL, d, d);
-    dt_free(d);
+    dt__tensor_free(d);
     if (sq == NULL) return NULL;
     dt_tensor *out = dt__prim_sum(site, sq, 1.0f / (float)sq->numel);
-    dt_free(sq);
+    dt__tensor_free(sq);
     return out;
   }
   dt_tensor *out = dt__tensor_new(site, a->device, DT_FLOAT, 0, NULL);
@@ -459,7 +459,7 @@ dt_tensor *dt__prim_copy_to(const dt_site *site, const dt_tensor *t, dt_device d
   } else { /* device to device through a host buffer */
     void *host = dt__host_alloc(site, bytes);
     if (host == NULL) {
-      dt_free(out);
+      dt__tensor_free(out);
       return NULL;
     }
     what = "copy out";
@@ -474,7 +474,7 @@ dt_tensor *dt__prim_copy_to(const dt_site *site, const dt_tensor *t, dt_device d
   }
   if (rc != 0) {
     dt__device_failure(site, in_side ? dst : src, what, in_side ? out->device : t->device);
-    dt_free(out);
+    dt__tensor_free(out);
     return NULL;
   }
   return out;

@@ -5,34 +5,38 @@
 
 #include "internal.h"
 
-dt_device dt_device_of_at(DT_SITE_PARAMS, const dt_tensor *t) {
+dt_device dt_device_of_at(DT_SITE_PARAMS, const dt_tensor *h) {
   dt_site site = {dt_file_, dt_line_, "dt_device_of"};
-  if (dt__check_live(&site, t, "The tensor") != DT_OK) return dt_cpu();
+  const dt_tensor *t = dt__resolve(&site, h, "The tensor");
+  if (t == NULL) return dt_cpu();
   dt__ok();
   return t->device;
 }
 dt_device dt_device_of(const dt_tensor *t) { return dt_device_of_at(NULL, 0, t); }
 
-dt_kind dt_kind_of_at(DT_SITE_PARAMS, const dt_tensor *t) {
+dt_kind dt_kind_of_at(DT_SITE_PARAMS, const dt_tensor *h) {
   dt_site site = {dt_file_, dt_line_, "dt_kind_of"};
-  if (dt__check_live(&site, t, "The tensor") != DT_OK) return (dt_kind)0;
+  const dt_tensor *t = dt__resolve(&site, h, "The tensor");
+  if (t == NULL) return (dt_kind)0;
   dt__ok();
   return t->kind;
 }
 dt_kind dt_kind_of(const dt_tensor *t) { return dt_kind_of_at(NULL, 0, t); }
 
-int dt_rank_at(DT_SITE_PARAMS, const dt_tensor *t) {
+int dt_rank_at(DT_SITE_PARAMS, const dt_tensor *h) {
   dt_site site = {dt_file_, dt_line_, "dt_rank"};
-  if (dt__check_live(&site, t, "The tensor") != DT_OK) return -1;
+  const dt_tensor *t = dt__resolve(&site, h, "The tensor");
+  if (t == NULL) return -1;
   dt__ok();
   return t->rank;
 }
 int dt_rank(const dt_tensor *t) { return dt_rank_at(NULL, 0, t); }
 
 /* axis in [-rank, rank): negative axes count from the end. */
-int64_t dt_dim_at(DT_SITE_PARAMS, const dt_tensor *t, int axis) {
+int64_t dt_dim_at(DT_SITE_PARAMS, const dt_tensor *h, int axis) {
   dt_site site = {dt_file_, dt_line_, "dt_dim"};
-  if (dt__check_live(&site, t, "The tensor") != DT_OK) return -1;
+  const dt_tensor *t = dt__resolve(&site, h, "The tensor");
+  if (t == NULL) return -1;
   if (axis < -t->rank || axis >= t->rank) {
     dt__fail(&site, DT_ERR_INVALID_ARGUMENT, "Axis %d is out of range for a rank-%d tensor", axis,
              t->rank);
@@ -43,9 +47,10 @@ int64_t dt_dim_at(DT_SITE_PARAMS, const dt_tensor *t, int axis) {
 }
 int64_t dt_dim(const dt_tensor *t, int axis) { return dt_dim_at(NULL, 0, t, axis); }
 
-int64_t dt_numel_at(DT_SITE_PARAMS, const dt_tensor *t) {
+int64_t dt_numel_at(DT_SITE_PARAMS, const dt_tensor *h) {
   dt_site site = {dt_file_, dt_line_, "dt_numel"};
-  if (dt__check_live(&site, t, "The tensor") != DT_OK) return -1;
+  const dt_tensor *t = dt__resolve(&site, h, "The tensor");
+  if (t == NULL) return -1;
   dt__ok();
   return t->numel;
 }
@@ -66,9 +71,10 @@ static dt_status read_checked(const dt_site *site, const dt_tensor *t, void *out
   return DT_OK;
 }
 
-int dt_read_floats_at(DT_SITE_PARAMS, const dt_tensor *t, float *out, int64_t n) {
+int dt_read_floats_at(DT_SITE_PARAMS, const dt_tensor *h, float *out, int64_t n) {
   dt_site site = {dt_file_, dt_line_, "dt_read_floats"};
-  dt_status st = dt__precheck(&site, 1, &t, DT_KINDS_FLOAT);
+  const dt_tensor *t;
+  dt_status st = dt__precheck(&site, 1, &h, &t, DT_KINDS_FLOAT);
   if (st == DT_OK) st = read_checked(&site, t, out, n, (size_t)t->numel * sizeof(float));
   if (st == DT_OK) dt__ok();
   return (int)st;
@@ -77,9 +83,10 @@ int dt_read_floats(const dt_tensor *t, float *out, int64_t n) {
   return dt_read_floats_at(NULL, 0, t, out, n);
 }
 
-int dt_read_ints_at(DT_SITE_PARAMS, const dt_tensor *t, int64_t *out, int64_t n) {
+int dt_read_ints_at(DT_SITE_PARAMS, const dt_tensor *h, int64_t *out, int64_t n) {
   dt_site site = {dt_file_, dt_line_, "dt_read_ints"};
-  dt_status st = dt__precheck(&site, 1, &t, DT_KINDS_INTEGRAL);
+  const dt_tensor *t;
+  dt_status st = dt__precheck(&site, 1, &h, &t, DT_KINDS_INTEGRAL);
   if (st != DT_OK) return (int)st;
   if (t->kind == DT_INT) {
     st = read_checked(&site, t, out, n, (size_t)t->numel * sizeof(int64_t));

@@ -1,6 +1,6 @@
 /* runtime/src/tensor.c — tensor objects and reference-counted storage: shape validation,
- * allocation (with test-only failure injection at every site), live-object counters, and the
- * freed-handle quarantine that lets a use after dt_free be reported instead of crashing. */
+ * allocation (with test-only failure injection at every site), per-thread reuse of storage
+ * descriptors, live-object counters, and dt_free. Tensor objects live in handle.c's slot table; callers hold encoded handles. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,66 +31,6 @@ void *dt__host_alloc(const dt_site *site, size_t bytes) {
   if (p == NULL)
     dt__fail(site, DT_ERR_OUT_OF_MEMORY, "Out of host memory (%zu bytes of scratch space)", bytes);
   return p;
-}
-
-/* ---- freed-handle quarantine ----
- * Tensor objects are not returned to malloc at once: dt_free marks them dead and keeps the most
- * recent ones per thread, so a stale handle still points at a dead object and the precheck can
- * name the mistake. Objects are reused oldest first once enough are quarantined. */
-
-#define DT_QUARANTINE_SLOTS 1024
-#define DT_QUARANTINE_KEEP 256 /* this many freed objects are never reused */
-
-typedef struct dt_quarantine {
-  dt_tensor *slot[DT_QUARANTINE_SLOTS];
-  unsigned head, count;
-  int registered;
-} dt_quarantine;
-
-static _Thread_local dt_quarantine tl_quarantine;
-static pthread_key_t g_quarantine_key;
-static pthread_once_t g_quarantine_once = PTHREAD_ONCE_INIT;
-
-static void quarantine_drain(void *arg) {
-  dt_quarantine *q = arg;
-  while (q->count > 0) {
-    free(q->slot[q->head]);
-    q->head = (q->head + 1) % DT_QUARANTINE_SLOTS;
-    q->count--;
-  }
-}
-
-static void quarantine_key_create(void) { pthread_key_create(&g_quarantine_key, quarantine_drain); }
-
-static dt_tensor *tensor_object_alloc(void) {
-  dt_quarantine *q = &tl_quarantine;
-  if (q->count > DT_QUARANTINE_KEEP) {
-    dt_tensor *t = q->slot[q->head];
-    q->head = (q->head + 1) % DT_QUARANTINE_SLOTS;
-    q->count--;
-    return t;
-  }
-  return malloc(sizeof(dt_tensor));
-}
-
-static void tensor_object_free(dt_tensor *t) {
-  dt_quarantine *q = &tl_quarantine;
-  t->magic = DT_TENSOR_DEAD;
-  t->storage = NULL;
-  t->node = NULL;
-  if (!q->registered) {
-    /* Drain this thread's quarantine when it exits (the main thread's stays reachable). */
-    pthread_once(&g_quarantine_once, quarantine_key_create);
-    pthread_setspecific(g_quarantine_key, q);
-    q->registered = 1;
-  }
-  if (q->count == DT_QUARANTINE_SLOTS) {
-    free(q->slot[q->head]);
-    q->head = (q->head + 1) % DT_QUARANTINE_SLOTS;
-    q->count--;
-  }
-  q->slot[(q->head + q->count) % DT_QUARANTINE_SLOTS] = t;
-  q->count++;
 }
 
 /* ---- shapes ---- */
@@ -138,18 +78,63 @@ dt_status dt__validate_shape(const dt_site *site, int rank, const int64_t *shape
   return DT_OK;
 }
 
+/* ---- storage descriptors: freed ones are kept per thread for the next storages (malloc and
+   free of a descriptor cost a tenth of a one-element operation). A thread's cache is given back
+   to malloc when the thread exits; descriptors are internal, so nothing can point at one that
+   has been freed. ---- */
+
+#define DESCRIPTOR_CACHE 32
+
+typedef struct descriptor_cache {
+  dt_storage *free[DESCRIPTOR_CACHE];
+  int n;
+  int registered;
+} descriptor_cache;
+
+static _Thread_local descriptor_cache tl_descriptors;
+static pthread_key_t g_descriptor_key;
+static pthread_once_t g_descriptor_once = PTHREAD_ONCE_INIT;
+
+static void descriptors_drain(void *arg) {
+  descriptor_cache *c = arg;
+  c->registered = 0; /* a later exit destructor that frees storage registers it anew */
+  while (c->n > 0) free(c->free[--c->n]);
+}
+
+static void descriptor_key_create(void) {
+  pthread_key_create(&g_descriptor_key, descriptors_drain);
+}
+
+static dt_storage *descriptor_new(void) {
+  descriptor_cache *c = &tl_descriptors;
+  return c->n > 0 ? c->free[--c->n] : malloc(sizeof(dt_storage));
+}
+
+static void descriptor_free(dt_storage *s) {
+  descriptor_cache *c = &tl_descriptors;
+  if (!c->registered) {
+    pthread_once(&g_descriptor_once, descriptor_key_create);
+    pthread_setspecific(g_descriptor_key, c);
+    c->registered = 1;
+  }
+  if (c->n < DESCRIPTOR_CACHE)
+    c->free[c->n++] = s;
+  else
+    free(s);
+}
+
 /* ---- storage ---- */
 
 dt_storage *dt__storage_new(const dt_site *site, const dt_backend_iface *iface, dt_device d,
                             size_t bytes) {
-  dt_storage *s = dt__alloc_should_fail() ? NULL : malloc(sizeof *s);
+  dt_storage *s = dt__alloc_should_fail() ? NULL : descriptor_new();
   if (s == NULL) {
     dt__fail(site, DT_ERR_OUT_OF_MEMORY, "Out of host memory for a storage descriptor");
     return NULL;
   }
   void *data = dt__alloc_should_fail() ? NULL : iface->alloc(d.ordinal, bytes);
   if (data == NULL) {
-    free(s);
+    descriptor_free(s);
     char name[64];
     dt_device_name(dt_inner_device(d), name, sizeof name);
     dt__fail(site, DT_ERR_OUT_OF_MEMORY, "Out of memory allocating %zu bytes on %s", bytes, name);
@@ -173,7 +158,7 @@ void dt__storage_release(dt_storage *s) {
   if (s == NULL) return;
   if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
   s->iface->free(s->ordinal, s->data);
-  free(s);
+  descriptor_free(s);
   atomic_fetch_sub_explicit(&g_live_storages, 1, memory_order_relaxed);
 }
 
@@ -181,12 +166,11 @@ void dt__storage_release(dt_storage *s) {
 
 static dt_tensor *tensor_shell(const dt_site *site, dt_device d, dt_kind k, int rank,
                                const int64_t *shape, int64_t numel) {
-  dt_tensor *t = dt__alloc_should_fail() ? NULL : tensor_object_alloc();
+  dt_tensor *t = dt__alloc_should_fail() ? NULL : dt__object_new();
   if (t == NULL) {
     dt__fail(site, DT_ERR_OUT_OF_MEMORY, "Out of host memory for a tensor object");
     return NULL;
   }
-  t->magic = DT_TENSOR_MAGIC;
   t->device = d;
   t->device.autodiff = d.autodiff != 0;
   t->kind = k;
@@ -216,7 +200,7 @@ dt_tensor *dt__tensor_new(const dt_site *site, dt_device d, dt_kind k, int rank,
   t->storage = dt__storage_new(site, iface, d, (size_t)numel * dt__kind_size(k));
   if (t->storage == NULL) {
     atomic_fetch_sub_explicit(&g_live_tensors, 1, memory_order_relaxed);
-    tensor_object_free(t);
+    dt__object_delete(t);
     return NULL;
   }
   return t;
@@ -231,15 +215,27 @@ dt_tensor *dt__tensor_view(const dt_site *site, const dt_tensor *t, dt_device d,
   return v;
 }
 
-void dt_free(dt_tensor *t) {
-  if (t == NULL) return;
-  if (t->magic != DT_TENSOR_MAGIC) {
-    dt_site site = {NULL, 0, "dt_free"};
-    dt__check_live(&site, t, "The tensor");
-    return;
-  }
+/* Releases what the object holds (graph node, storage) and counts it gone. */
+static void tensor_release(dt_tensor *t) {
   if (t->device.autodiff) dt__ad_release(t);
   dt__storage_release(t->storage);
+  t->storage = NULL;
   atomic_fetch_sub_explicit(&g_live_tensors, 1, memory_order_relaxed);
-  tensor_object_free(t);
+}
+
+void dt__tensor_free(dt_tensor *t) {
+  if (t == NULL) return;
+  tensor_release(t);
+  dt__object_delete(t);
+}
+
+void dt_free(dt_tensor *h) {
+  if (h == NULL) return;
+  dt_site site = {NULL, 0, "dt_free"};
+  /* A stale or foreign handle is reported and touches nothing; a live one is made stale first,
+     so a second dt_free of it (on any thread, even at the same time) is reported too. */
+  dt_tensor *t = dt__handle_take(&site, h, "The tensor");
+  if (t == NULL) return;
+  tensor_release(t);
+  dt__object_recycle(t);
 }

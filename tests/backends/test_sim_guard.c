@@ -45,7 +45,7 @@ static void expect_fault(const void *p, access_kind how, const char *what) {
   }
 }
 
-static const void *device_ptr(const dt_tensor *t) { return t->storage->data; }
+static const void *device_ptr(const dt_tensor *t) { return dt__resolve_fast(t)->storage->data; }
 
 static void test_fresh_tensor(void **state) {
   (void)state;

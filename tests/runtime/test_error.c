@@ -142,7 +142,7 @@ static void test_thread_local_status(void **state) {
   assert_int_equal(dt_last_status(), DT_ERR_INVALID_ARGUMENT);
 }
 
-/* Several threads computing at once: the registry, counters and quarantine are thread-safe. */
+/* Several threads computing at once: the registry, counters and handle table are thread-safe. */
 static void *compute_body(void *arg) {
   (void)arg;
   int ok = 1;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/threads/run_tsan.sh — configures and builds tests/threads/tsan (libdt and test_threads
-# with -fsanitize=thread) with the C compiler given, then runs the test: it fails on a test
-# failure or on any ThreadSanitizer report (exitcode 66, halt_on_error).
+# with -fsanitize=thread) with the C compiler given, then runs the test twice (the second time
+# with a DT_REPORT log): it fails on a test failure or on any ThreadSanitizer report (exitcode 66,
+# halt_on_error).
 #   sh tests/threads/run_tsan.sh [CC] [BUILD_DIR]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,6 +15,9 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 fi
 cmake --build "$build" -j 2 --target test_threads_tsan
 # OpenBLAS's own worker threads are not instrumented: keep matrix products on the caller's thread.
-OPENBLAS_NUM_THREADS=1 DT_ON_ERROR= \
-TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
-  "$build/test_threads_tsan"
+# The second run records every failure for a SARIF report (DT_REPORT), from all threads at once.
+for report in "" "$build/threads-report.sarif"; do
+  OPENBLAS_NUM_THREADS=1 DT_ON_ERROR= DT_REPORT="$report" \
+  TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
+    "$build/test_threads_tsan"
+done

@@ -3,8 +3,11 @@
  * single-threaded run; tensors shared read-only between threads, with views and frees racing on
  * the reference counts; tensors freed on another thread than the one that made them; failures
  * racing with successes, each thread seeing only its own status and message; and the error mode
- * set while other threads fail. Built normally (threads.runtime) and with ThreadSanitizer
- * (threads.tsan, tests/threads/run_tsan.sh), which must report no race. */
+ * set while other threads fail; backward passes on several threads at once over graphs that
+ * share a trainable leaf (and a shared intermediate), whose gradients must add up exactly; one
+ * handle freed by several threads at once (exactly one free wins). Built normally
+ * (threads.runtime) and with ThreadSanitizer (threads.tsan, tests/threads/run_tsan.sh), which
+ * must report no race. */
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -18,6 +21,7 @@
 #include <cmocka.h>
 
 #include "dt/dt.h"
+#include "internal.h" /* dt__live_tensors */
 
 #define SHAPE(...) ((const int64_t[]){__VA_ARGS__})
 #define N_THREADS 4
@@ -60,8 +64,7 @@ static int setup(void **state) {
   return 0;
 }
 
-/* ---- independent work: one training step of a small model per device ---- */
-
+/* The device thread i works on in round r: cpu, sim:0 and sim:1 in turn. */
 static dt_device device_for(int i) {
   switch (i % 3) {
     case 0:
@@ -72,6 +75,47 @@ static dt_device device_for(int i) {
       return dt_sim(1);
   }
 }
+
+/* ---- first use and transfers: every lazily made part of the runtime (backend registry,
+   simulated device memory and thread pool, handle table) is first reached by several threads at
+   once; tensors move between cpu, sim:0 and sim:1, plain and autodiff, gradients flowing back
+   across the moves ---- */
+
+static const char *first_use_body(int i) {
+  for (int r = 0; r < ROUNDS; r++) {
+    dt_device from = device_for(i + r), to = device_for(i + r + 1);
+    float v[6] = {1, 2, 3, 4, 5, (float)i};
+    dt_tensor *a = dt_from_floats(from, v, 2, SHAPE(2, 3));
+    dt_tensor *b = a ? dt_to_device(a, to) : NULL;
+    dt_tensor *c = b ? dt_to_device(b, from) : NULL;
+    float back[6] = {0};
+    if (c == NULL || dt_read_floats(c, back, 6) != 0) return "a plain transfer failed";
+    if (memcmp(back, v, sizeof v) != 0) return "a plain transfer changed the values";
+    dt_tensor *w = dt_require_grad(dt_from_floats(dt_autodiff(from), v, 2, SHAPE(2, 3)));
+    dt_tensor *moved = w ? dt_to_device(w, dt_autodiff(to)) : NULL;
+    dt_tensor *loss = moved ? dt_sum(moved) : NULL;
+    if (loss == NULL || dt_backward(loss) != 0) return "an autodiff transfer failed";
+    dt_tensor *g = dt_grad(w);
+    float ones[6] = {0};
+    if (g == NULL || dt_read_floats(g, ones, 6) != 0 || ones[0] != 1.0f || ones[5] != 1.0f)
+      return "the gradient did not come back across the move";
+    dt_free(g);
+    dt_free(loss);
+    dt_free(moved);
+    dt_free(w);
+    dt_free(c);
+    dt_free(b);
+    dt_free(a);
+  }
+  return dt_last_status() == DT_OK ? NULL : "a free reported an error";
+}
+
+static void test_first_use_and_transfers(void **state) {
+  (void)state;
+  run_threads(first_use_body);
+}
+
+/* ---- independent work: one training step of a small model per device ---- */
 
 /* Loss and gradient sum of a linear model y = x w on d (autodiff), seeded by seed. */
 static const char *train_step(dt_device d, uint64_t seed, float out[2]) {
@@ -240,12 +284,113 @@ static void test_thread_local_errors(void **state) {
   assert_non_null(strstr(dt_last_error(), "NULL"));
 }
 
+/* ---- backward on several threads over graphs sharing a trainable leaf ---- */
+
+#define LEAF_N 48
+#define LEAF_ROUNDS 25
+static dt_tensor *g_leaf;   /* w: a trainable leaf every thread's graph uses */
+static dt_tensor *g_leaf_twice; /* h = 2 w: an intermediate every thread's graph uses too */
+
+/* Thread i's constant: small integers, so every sum below is exact in floats. */
+static float leaf_const(int i, int k) { return (float)(1 + i + (k % 5)); }
+
+static const char *shared_leaf_body(int i) {
+  dt_device ad = dt_device_of(g_leaf);
+  float c[LEAF_N];
+  for (int k = 0; k < LEAF_N; k++) c[k] = leaf_const(i, k);
+  for (int r = 0; r < LEAF_ROUNDS; r++) {
+    /* loss = sum(w * c) + sum(h * c): d loss / d w = c + 2 c, d loss / d h = c. */
+    dt_tensor *ct = dt_from_floats(ad, c, 1, SHAPE(LEAF_N));
+    dt_tensor *wc = dt_mul(g_leaf, ct), *hc = dt_mul(g_leaf_twice, ct);
+    dt_tensor *s1 = dt_sum(wc), *s2 = dt_sum(hc);
+    dt_tensor *loss = s1 && s2 ? dt_add(s1, s2) : NULL;
+    if (loss == NULL) return "forward failed";
+    if (dt_backward(loss) != 0) return "backward failed";
+    dt_tensor *g = dt_grad(g_leaf); /* read while the other threads add to it */
+    if (g == NULL) return "the shared leaf has no gradient";
+    float probe[LEAF_N];
+    if (dt_read_floats(g, probe, LEAF_N) != 0) return "reading the gradient failed";
+    dt_free(g);
+    dt_free(loss);
+    dt_free(s2);
+    dt_free(s1);
+    dt_free(hc);
+    dt_free(wc);
+    dt_free(ct);
+  }
+  return dt_last_status() == DT_OK ? NULL : "a free reported an error";
+}
+
+static void check_shared_leaf(dt_device inner) {
+  dt_device ad = dt_autodiff(inner);
+  g_leaf = dt_require_grad(dt_zeros(ad, DT_FLOAT, 1, SHAPE(LEAF_N)));
+  g_leaf_twice = dt_mul_scalar(g_leaf, 2.0f);
+  assert_non_null(g_leaf_twice);
+  run_threads(shared_leaf_body);
+  float gw[LEAF_N], gh[LEAF_N];
+  dt_tensor *tw = dt_grad(g_leaf), *th = dt_grad(g_leaf_twice);
+  assert_non_null(tw);
+  assert_non_null(th);
+  assert_int_equal(dt_read_floats(tw, gw, LEAF_N), 0);
+  assert_int_equal(dt_read_floats(th, gh, LEAF_N), 0);
+  for (int k = 0; k < LEAF_N; k++) {
+    float sum = 0; /* every pass of every thread added its c */
+    for (int i = 0; i < N_THREADS; i++) sum += leaf_const(i, k);
+    const float want_h = (float)LEAF_ROUNDS * sum;
+    if (gh[k] != want_h || gw[k] != 3.0f * want_h)
+      fail_msg("element %d: grad(w) %g (want %g), grad(h) %g (want %g)", k, (double)gw[k],
+               (double)(3.0f * want_h), (double)gh[k], (double)want_h);
+  }
+  dt_free(tw);
+  dt_free(th);
+  dt_free(g_leaf_twice);
+  dt_free(g_leaf);
+  assert_int_equal(dt_last_status(), DT_OK);
+}
+
+static void test_backward_on_a_shared_leaf(void **state) {
+  (void)state;
+  const int64_t live = dt__live_tensors();
+  check_shared_leaf(dt_cpu());
+  check_shared_leaf(dt_sim(1));
+  assert_int_equal(dt__live_tensors(), live);
+}
+
+/* ---- one handle freed by every thread at once ---- */
+
+static dt_tensor *g_contested;
+static int g_free_won[N_THREADS];
+
+static const char *contested_free_body(int i) {
+  dt_free(g_contested);
+  g_free_won[i] = dt_last_status() == DT_OK;
+  if (!g_free_won[i] && strstr(dt_last_error(), "freed") == NULL) return "wrong message";
+  return NULL;
+}
+
+static void test_racing_frees_of_one_handle(void **state) {
+  (void)state;
+  const int64_t live = dt__live_tensors();
+  for (int r = 0; r < ROUNDS * 4; r++) {
+    g_contested = dt_ones(device_for(r), DT_FLOAT, 1, SHAPE(5));
+    assert_non_null(g_contested);
+    run_threads(contested_free_body);
+    int won = 0;
+    for (int i = 0; i < N_THREADS; i++) won += g_free_won[i];
+    assert_int_equal(won, 1);
+    assert_int_equal(dt__live_tensors(), live);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup(test_first_use_and_transfers, setup), /* first: nothing made yet */
       cmocka_unit_test_setup(test_independent_training, setup),
       cmocka_unit_test_setup(test_shared_tensors, setup),
       cmocka_unit_test_setup(test_free_on_another_thread, setup),
       cmocka_unit_test_setup(test_thread_local_errors, setup),
+      cmocka_unit_test_setup(test_backward_on_a_shared_leaf, setup),
+      cmocka_unit_test_setup(test_racing_frees_of_one_handle, setup),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
