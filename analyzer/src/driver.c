@@ -149,6 +149,21 @@ static void selection_free(tc_selection *sel) {
   memset(sel, 0, sizeof *sel);
 }
 
+/* The compiler arguments for FILE -- ARGS: --extra-arg-before's, ARGS, --extra-arg's (the
+   first kept first when ARGS are a whole command, as clang-tidy does). A vector of borrowed
+   strings, or NULL when out of memory. */
+static char **compiler_args(const tc_options *o) {
+  size_t n = o->n_extra_before + o->n_extra_args + o->n_extra_after, k = 0, a = 0;
+  char **v = calloc(n ? n : 1, sizeof *v);
+  if (!v) return NULL;
+  if (o->n_extra_args && o->extra_args[0][0] != '-' && o->n_extra_before)
+    v[k++] = o->extra_args[a++]; /* the compiler */
+  for (size_t i = 0; i < o->n_extra_before; i++) v[k++] = o->extra_before[i];
+  for (; a < o->n_extra_args; a++) v[k++] = o->extra_args[a];
+  for (size_t i = 0; i < o->n_extra_after; i++) v[k++] = o->extra_after[i];
+  return v;
+}
+
 /* Fills ul from the options. With -p, every entry of the database is a unit (named files
    select the programs to report on, see driver/selection.h); FILE -- ARGS adds units of their
    own. Returns 0, or 2 (bad usage, unreadable database) with a message printed. */
@@ -183,13 +198,16 @@ static int build_units(const tc_options *o, tc_compdb *db, unit_list *ul, tc_sel
     }
     size_t found = 0;
     for (size_t i = 0; o->compdb_dir && i < db->n; i++) found += strcmp(db->cmds[i].file, abs) == 0;
-    if (!found && (!o->compdb_dir || o->n_extra_args)) {
+    if (!found && (!o->compdb_dir || o->n_extra_args || o->n_extra_before || o->n_extra_after)) {
       tc_compile_cmd *c = &ul->owned[ul->n_owned];
-      if (tc_compile_cmd_from_args(abs, (const char *const *)o->extra_args, o->n_extra_args,
-                                   NULL, c) != 0) {
+      char **args = compiler_args(o);
+      size_t n_args = o->n_extra_before + o->n_extra_args + o->n_extra_after;
+      if (!args || tc_compile_cmd_from_args(abs, (const char *const *)args, n_args, NULL, c) != 0) {
+        free(args);
         free(abs);
         return 2;
       }
+      free(args);
       ul->n_owned++;
       units_add(ul, c, abs, NULL);
     } else if (!found && is_source_name(abs)) {

@@ -45,6 +45,9 @@ static void usage(FILE *f) {
         "  --disable RULE     do not report RULE (repeatable)\n"
         "  --list-rules       print every rule of the loaded rules files: id, level, summary\n"
         "  --explain RULE     what RULE means, an example and its fix\n"
+        "  --extra-arg A, --extra-arg-before A\n"
+        "                     add A after / before the compiler arguments (as clang-tidy does,\n"
+        "                     so tagcheck can stand in for it: -DCMAKE_C_CLANG_TIDY=tagcheck)\n"
         "  --dump-ir          print the lowered IR instead of analyzing (debugging)\n"
         "  -q                 no summary line on stderr\n"
         "  --version          print the version\n"
@@ -70,6 +73,8 @@ static void options_free(tc_options *o) {
   free(o->config);
   free(o->worker_exe);
   free(o->explain_rule);
+  free_list(o->extra_before, o->n_extra_before);
+  free_list(o->extra_after, o->n_extra_after);
   free_list(o->unavailable, o->n_unavailable);
   free_list(o->enable_rules, o->n_enable_rules);
   free_list(o->disable_rules, o->n_disable_rules);
@@ -110,7 +115,8 @@ static int parse_int(const char *s, long *out) {
 static const char *const valued[] = {"-p", "--rules", "--format", "-o", "-j", "--cache-dir",
                                      "--root", "--baseline", "--config", "--fail-on", "--shard",
                                      "--unavailable", "--enable", "--disable",
-                                     "--unit-timeout", "--cache-limit", "--explain"};
+                                     "--unit-timeout", "--cache-limit", "--explain",
+                                     "--extra-arg", "--extra-arg-before"};
 
 /* Matches argv[*i] against an option taking a value; sets *val. Returns 1 on a match, 0 if the
    argument is not this option, -1 if the value is missing. */
@@ -123,7 +129,7 @@ static int take_value(int argc, char **argv, int *i, const char *name, const cha
     *val = argv[++*i];
     return 1;
   }
-  if (a[n] == '=' && name[1] == '-') {
+  if (a[n] == '=' && (name[1] == '-' || name[2] == '\0')) { /* --rules=F, -p=DIR (clang-tidy) */
     *val = a + n + 1;
     return 1;
   }
@@ -159,6 +165,10 @@ static int apply_value(tc_options *o, const char *name, const char *v) {
   }
   if (!strcmp(name, "--cache-dir")) return set_string(&o->cache_dir, v);
   if (!strcmp(name, "--explain")) return set_string(&o->explain_rule, v);
+  /* clang-tidy's, so tagcheck can stand in for it in a build (CMAKE_C_CLANG_TIDY) */
+  if (!strcmp(name, "--extra-arg")) return push_string(&o->extra_after, &o->n_extra_after, v);
+  if (!strcmp(name, "--extra-arg-before"))
+    return push_string(&o->extra_before, &o->n_extra_before, v);
   if (!strcmp(name, "--unit-timeout")) {
     char *end;
     errno = 0;

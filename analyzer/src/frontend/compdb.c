@@ -428,8 +428,10 @@ int tc_compile_cmd_from_args(const char *file, const char *const *args, size_t n
   const char *dir = cwd ? cwd : getcwd(buf, sizeof buf);
   out->directory = tc_path_absolute(dir ? dir : "/", NULL);
   out->file = tc_path_absolute(file, out->directory);
+  /* a whole compiler command (how CMake runs a clang-tidy stand-in: FILE -- cc -c FILE …) */
+  int has_compiler = n_args > 0 && args[0][0] != '-' && !tc_compdb_is_c_family(args[0]);
   if (!out->directory || !out->file ||
-      tc_filter_args(args, n_args, 0, out->directory, &out->argv, &out->argc) != 0) {
+      tc_filter_args(args, n_args, has_compiler, out->directory, &out->argv, &out->argc) != 0) {
     tc_compile_cmd_free(out);
     return -1;
   }

@@ -37,8 +37,9 @@ void tc_compdb_free(tc_compdb *db);
    *count (when non-NULL) gets how many entries name that file. */
 const tc_compile_cmd *tc_compdb_find(const tc_compdb *db, const char *file, size_t *count);
 
-/* A command for FILE -- ARGS (no compiler name in args), relative to cwd (NULL: the process's).
-   Returns 0, or -1 when out of memory. */
+/* A command for FILE -- ARGS, relative to cwd (NULL: the process's): ARGS are compiler flags,
+   or a whole compiler command when the first is not an option nor a source file (`cc -c FILE
+   -o FILE.o`, as CMake gives a clang-tidy stand-in). Returns 0, or -1 when out of memory. */
 int tc_compile_cmd_from_args(const char *file, const char *const *args, size_t n_args,
                              const char *cwd, tc_compile_cmd *out);
 void tc_compile_cmd_free(tc_compile_cmd *c);
