@@ -555,6 +555,20 @@ int tc_compdb_parse(const char *text, size_t len, const char *db_path, const cha
   }
   int rc = -1;
   uint64_t *hashes = NULL;
+  /* cJSON stops after the first value (and the blanks after it): anything left is garbage, a
+     second document or a concatenation gone wrong, never silently ignored. */
+  size_t used = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
+  while (used < len && (text[used] == ' ' || text[used] == '\t' || text[used] == '\r' ||
+                        text[used] == '\n'))
+    used++;
+  if (used < len) {
+    unsigned line, col;
+    line_col(text, len, used, &line, &col);
+    snprintf(err, err_len,
+             "%s:%u:%u: unexpected text after the JSON array of the compilation database",
+             db_path, line, col);
+    goto done;
+  }
   if (!cJSON_IsArray(root)) {
     snprintf(err, err_len, "%s: the compilation database must be a JSON array of entries",
              db_path);
