@@ -129,8 +129,9 @@ static int get_int(loader *L, const cJSON *obj, const char *key, size_t where, i
                    int *out) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!v) return 0;
-  if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int)v->valuedouble || v->valueint < lo ||
-      v->valueint > hi) {
+  /* the range first: converting a double past INT_MAX to int is undefined */
+  if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi) ||
+      v->valuedouble != (double)(int)v->valuedouble) {
     fail_at(L, find_key(L->text, where, key), "\"%s\" must be an integer in [%d, %d]", key, lo,
             hi);
     return -1;
