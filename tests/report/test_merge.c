@@ -1,6 +1,7 @@
 /* tests/report/test_merge.c — `tagcheck merge`: one run from several shard logs, rules
  * unioned with ruleIndex renumbered, duplicates (same fingerprint) dropped, invocations
- * combined, bad inputs rejected with exit status 2. */
+ * combined, other tools' runs kept apart under their own tool, bad inputs rejected with exit
+ * status 2. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -127,6 +128,81 @@ static void test_merge_shards(void **state) {
   free(dir);
 }
 
+static const cJSON *run_of_tool(const cJSON *log, const char *name) {
+  const cJSON *run;
+  cJSON_ArrayForEach(run, cJSON_GetObjectItem(log, "runs")) {
+    const cJSON *n =
+        cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(run, "tool"), "driver"), "name");
+    if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0) return run;
+  }
+  return NULL;
+}
+
+/* A log of another tool (two runs of it, one result repeated) merged with a tagcheck shard:
+   each tool keeps its own run, rules and results; nothing is relabelled as tagcheck's. */
+static void test_merge_keeps_other_tools(void **state) {
+  (void)state;
+  char *dir = fx_mkdtemp();
+  char *src = fx_write(dir, "a.c", "x\n  dt_add(a, b);\n");
+  tc_report s1;
+  tc_report_init(&s1);
+  tc_report_add_builtin_rules(&s1);
+  tc_loc l2 = {src, 2, 3, 0, 0};
+  tc_report_add(&s1, "backend-mismatch", TC_LEVEL_ERROR, &l2, "dt_add", "f", "m2");
+  char *p1 = in(dir, "s1.sarif"), *pm = in(dir, "merged.sarif");
+  write_sarif(&s1, dir, p1);
+  const char *tidy_run =
+      "{\"tool\": {\"driver\": {\"name\": \"clang-tidy\", \"version\": \"19\", \"rules\": ["
+      "{\"id\": \"bugprone-sizeof-expression\"}, {\"id\": \"cert-err33-c\"}]}},"
+      "\"invocations\": [{\"executionSuccessful\": true}],"
+      "\"results\": [{\"ruleId\": \"cert-err33-c\", \"ruleIndex\": 1, \"level\": \"warning\","
+      "\"message\": {\"text\": \"unchecked\"}, \"locations\": [{\"physicalLocation\": {"
+      "\"artifactLocation\": {\"uri\": \"a.c\"}, \"region\": {\"startLine\": 2}}}]}]}";
+  char *tidy_text = NULL;
+  assert_true(asprintf(&tidy_text, "{\"version\": \"2.1.0\", \"runs\": [%s, %s]}", tidy_run,
+                       tidy_run) > 0);
+  char *p2 = fx_write(dir, "tidy.sarif", tidy_text);
+
+  char *argv[] = {"merge", "-o", pm, p2, p1, NULL};
+  assert_int_equal(tc_merge_main(5, argv), 0);
+  char *text = fx_read(pm);
+  cJSON *log = cJSON_Parse(text);
+  assert_non_null(log);
+  assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(log, "runs")), 2);
+  const cJSON *tc = run_of_tool(log, "tagcheck"), *tidy = run_of_tool(log, "clang-tidy");
+  assert_non_null(tc);
+  assert_non_null(tidy);
+  const cJSON *tc_results = cJSON_GetObjectItem(tc, "results");
+  assert_int_equal(cJSON_GetArraySize(tc_results), 1);
+  assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(tc_results, 0), "ruleId")->valuestring,
+                      "backend-mismatch");
+  const cJSON *tc_rule;
+  cJSON_ArrayForEach(tc_rule, cJSON_GetObjectItem(cJSON_GetObjectItem(
+                                  cJSON_GetObjectItem(tc, "tool"), "driver"), "rules"))
+    assert_null(strstr(cJSON_GetObjectItem(tc_rule, "id")->valuestring, "cert-"));
+  /* the other tool's run: its version, its rules, its result once, renumbered into its rules */
+  const cJSON *driver = cJSON_GetObjectItem(cJSON_GetObjectItem(tidy, "tool"), "driver");
+  assert_string_equal(cJSON_GetObjectItem(driver, "version")->valuestring, "19");
+  const cJSON *tidy_results = cJSON_GetObjectItem(tidy, "results");
+  assert_int_equal(cJSON_GetArraySize(tidy_results), 1);
+  const cJSON *res = cJSON_GetArrayItem(tidy_results, 0);
+  int idx = cJSON_GetObjectItem(res, "ruleIndex")->valueint;
+  assert_string_equal(
+      cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(driver, "rules"), idx), "id")
+          ->valuestring,
+      "cert-err33-c");
+  assert_true(cJSON_IsTrue(cJSON_GetObjectItem(
+      cJSON_GetArrayItem(cJSON_GetObjectItem(tidy, "invocations"), 0), "executionSuccessful")));
+  cJSON_Delete(log);
+  free(text);
+  free(tidy_text);
+  tc_report_free(&s1);
+  free(p1), free(p2), free(pm);
+  free(src);
+  fx_rmtree(dir);
+  free(dir);
+}
+
 static void test_bad_inputs(void **state) {
   (void)state;
   char *dir = fx_mkdtemp();
@@ -153,6 +229,7 @@ static void test_bad_inputs(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_merge_shards),
+      cmocka_unit_test(test_merge_keeps_other_tools),
       cmocka_unit_test(test_bad_inputs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
