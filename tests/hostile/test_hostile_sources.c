@@ -414,6 +414,31 @@ static void test_control_characters_in_sources(void **state) {
   free(path);
 }
 
+/* A suppression marker in a string literal suppresses nothing; a trailing suppression covers
+   its own line only, not the finding on the next one. */
+static void test_suppression_only_in_comments(void **state) {
+  fixture *fx = *state;
+  char *path = hx_write_str(fx->dir, "sup.c", PROLOGUE
+                            "  (void)\"// tagcheck: ignore[backend-mismatch]\"; dt_free(dt_add(a, s));\n"
+                            "  dt_free(dt_add(s, a)); // tagcheck: ignore[backend-mismatch] known\n"
+                            "  dt_free(dt_add(a, s));\n"
+                            "}\n");
+  hx_result r;
+  hx_tagcheck(&r, fx->dir, "--no-cache", "--show-suppressed", path, "--", fx->inc, NULL);
+  hx_assert_status(&r, 1);
+  const char *lines[] = {"sup.c:5:58: error: dt_add:", "sup.c:6:11: error: dt_add:",
+                         "sup.c:7:11: error: dt_add:"};
+  for (int i = 0; i < 3; i++) {
+    const char *at = strstr(r.out, lines[i]);
+    if (!at) fail_msg("no '%s' in:\n%s", lines[i], r.out);
+    size_t n = strcspn(at, "\n");
+    int suppressed = memmem(at, n, "(suppressed: known)", 19) != NULL;
+    if (suppressed != (i == 1)) fail_msg("line %d: %.*s", 5 + i, (int)n, at);
+  }
+  hx_result_free(&r);
+  free(path);
+}
+
 static void test_empty_binary_missing_sources(void **state) {
   fixture *fx = *state;
   hx_result r;
@@ -458,6 +483,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_units_with_compile_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_odd_paths, setup, teardown),
       cmocka_unit_test_setup_teardown(test_control_characters_in_sources, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_suppression_only_in_comments, setup, teardown),
       cmocka_unit_test_setup_teardown(test_empty_binary_missing_sources, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
