@@ -203,6 +203,50 @@ static void test_merge_keeps_other_tools(void **state) {
   free(dir);
 }
 
+/* The runtime's log (tool "dt") and tagcheck's share the fingerprint scheme: the bug both
+   report is counted once (in the first run), the runtime's other failure stays the runtime's. */
+static void test_runtime_log_counts_shared_bug_once(void **state) {
+  (void)state;
+  char *dir = fx_mkdtemp();
+  const char *fmt =
+      "{\"version\": \"2.1.0\", \"runs\": [{\"tool\": {\"driver\": {\"name\": \"%s\","
+      " \"rules\": [{\"id\": \"backend-mismatch\"}]}}, \"results\": [%s]}]}";
+  const char *res_fmt =
+      "{\"ruleId\": \"backend-mismatch\", \"message\": {\"text\": \"m\"}, \"locations\": "
+      "[{\"physicalLocation\": {\"artifactLocation\": {\"uri\": \"a.c\"}, \"region\": "
+      "{\"startLine\": %d}}}], \"partialFingerprints\": {\"tagcheckFingerprint/v1\": \"%s\"}}";
+  char *shared = NULL, *own = NULL, *both = NULL, *tc = NULL, *dt = NULL;
+  assert_true(asprintf(&shared, res_fmt, 5, "00000000000000000000000000000005") > 0);
+  assert_true(asprintf(&own, res_fmt, 9, "00000000000000000000000000000009") > 0);
+  assert_true(asprintf(&both, "%s, %s", own, shared) > 0);
+  assert_true(asprintf(&tc, fmt, "tagcheck", shared) > 0);
+  assert_true(asprintf(&dt, fmt, "dt", both) > 0);
+  char *p1 = fx_write(dir, "tc.sarif", tc), *p2 = fx_write(dir, "dt.sarif", dt);
+  char *pm = in(dir, "merged.sarif");
+  char *argv[] = {"merge", "-o", pm, p1, p2, NULL};
+  assert_int_equal(tc_merge_main(5, argv), 0);
+  char *text = fx_read(pm);
+  cJSON *log = cJSON_Parse(text);
+  assert_non_null(log);
+  const cJSON *tc_run = run_of_tool(log, "tagcheck"), *dt_run = run_of_tool(log, "dt");
+  assert_non_null(tc_run);
+  assert_non_null(dt_run);
+  assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(tc_run, "results")), 1);
+  const cJSON *dt_results = cJSON_GetObjectItem(dt_run, "results");
+  assert_int_equal(cJSON_GetArraySize(dt_results), 1);
+  const cJSON *region = cJSON_GetObjectItem(
+      cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(dt_results, 0),
+                                                                 "locations"), 0),
+                          "physicalLocation"),
+      "region");
+  assert_int_equal(cJSON_GetObjectItem(region, "startLine")->valueint, 9);
+  cJSON_Delete(log);
+  free(text), free(pm), free(p1), free(p2);
+  free(shared), free(own), free(both), free(tc), free(dt);
+  fx_rmtree(dir);
+  free(dir);
+}
+
 static void test_bad_inputs(void **state) {
   (void)state;
   char *dir = fx_mkdtemp();
@@ -230,6 +274,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_merge_shards),
       cmocka_unit_test(test_merge_keeps_other_tools),
+      cmocka_unit_test(test_runtime_log_counts_shared_bug_once),
       cmocka_unit_test(test_bad_inputs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

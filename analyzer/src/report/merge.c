@@ -4,7 +4,8 @@
  * combined into one (executionSuccessful only if every shard's was, all notifications kept),
  * GitHub's result limit applied again. Runs of other tools are merged the same way among
  * themselves, each tool keeping its own run: results stay attributed to the tool that made
- * them. */
+ * them (a result of the runtime's log that tagcheck's already holds, same fingerprint, is
+ * counted once). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,6 +324,42 @@ static void dedupe(merge_ctx *m) {
   m->n_results = out;
 }
 
+static int cmp_str_ptr(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The runtime's DT_REPORT log (tool "dt") and tagcheck's share the fingerprint scheme
+   (dt/fingerprint.h) so that a bug both halves report counts once: a result whose fingerprint
+   an earlier run of the output already holds is dropped. The results that stay keep their own
+   tool. Returns 0, or -1 when out of memory. */
+static int drop_seen_in_earlier_runs(merge_ctx *tools, size_t n_tools) {
+  size_t total = 0;
+  for (size_t t = 0; t < n_tools; t++) total += tools[t].n_results;
+  const char **seen = malloc((total ? total : 1) * sizeof *seen);
+  if (!seen) return -1;
+  size_t n_seen = 0;
+  for (size_t t = 0; t < n_tools; t++) {
+    merge_ctx *m = &tools[t];
+    size_t before = n_seen, out = 0;
+    if (before > 1) qsort(seen, before, sizeof *seen, cmp_str_ptr);
+    for (size_t i = 0; i < m->n_results; i++) {
+      merged_result *r = &m->results[i];
+      if (r->fingerprint && before &&
+          bsearch(&r->fingerprint, seen, before, sizeof *seen, cmp_str_ptr)) {
+        cJSON_Delete(r->res);
+        cJSON_free(r->text);
+        continue;
+      }
+      m->results[out++] = *r;
+    }
+    m->n_results = out;
+    for (size_t i = 0; i < m->n_results; i++)
+      if (m->results[i].fingerprint) seen[n_seen++] = m->results[i].fingerprint;
+  }
+  free(seen);
+  return 0;
+}
+
 /* ---- output ---- */
 
 static cJSON *build_run(merge_ctx *m) {
@@ -519,6 +556,10 @@ int tc_merge_main(int argc, char **argv) {
     }
     if (m->n_results > 1) qsort(m->results, m->n_results, sizeof *m->results, cmp_result);
     dedupe(m);
+  }
+  if (drop_seen_in_earlier_runs(tools, n_tools) != 0) {
+    snprintf(err, sizeof err, "out of memory");
+    goto fail;
   }
   out = build(tools, n_tools);
   if (!out) goto done;
