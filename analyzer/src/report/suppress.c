@@ -104,7 +104,7 @@ int tc_suppressions_scan(const char *text, size_t len, tc_suppressions *out) {
   }
   /* in file order already but for a comment covering the line after it, which a trailing
      comment on that line may precede in the list */
-  qsort(out->items, out->n, sizeof *out->items, cmp_line);
+  if (out->n > 1) qsort(out->items, out->n, sizeof *out->items, cmp_line);
   return 0;
 }
 
