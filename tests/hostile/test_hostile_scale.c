@@ -2,7 +2,7 @@
  * real tagcheck binary, each run under a short time limit (a few seconds where the old code took
  * from tens of seconds to forever): a rules file describing 10,000 functions, `tagcheck merge`
  * of 20,000 results (half of them another tool's, all at one place and without fingerprints),
- * an exclude glob with many stars against a long file name, and a compile database of 200,000
+ * an exclude glob with many stars against a long file name, and a compile database of 150,000
  * entries. Inputs are generated here. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -166,10 +166,10 @@ static void test_exponential_exclude_glob(void **state) {
   hx_rmtree(dir);
 }
 
-/* A compile database of 200,000 entries (the last ones repeating the first): finding the
-   repeats compared every pair of entries (7 s for 100,000, four times that for 200,000; 0.4 s
-   for 100,000 now). Shard 1 of 200,000 is bug.c alone. */
-static void test_compdb_200000_entries(void **state) {
+/* A compile database of 150,000 entries (the last ones repeating the first): finding the
+   repeats compared every pair of entries (7 s for 100,000, twice that for 150,000; 0.4 s for
+   100,000 now, 1.1 s under ASan). Shard 1 of 150,000 is bug.c alone. */
+static void test_compdb_150000_entries(void **state) {
   (void)state;
   char dir[256];
   hx_mkdtemp(dir);
@@ -178,8 +178,8 @@ static void test_compdb_200000_entries(void **state) {
   char *db = malloc(cap);
   assert_non_null(db);
   len += (size_t)snprintf(db + len, cap - len, "[");
-  for (int i = 0; i < 200000; i++) {
-    const char *file = i == 0 || i >= 199990 ? "bug.c" : NULL;
+  for (int i = 0; i < 150000; i++) {
+    const char *file = i == 0 || i >= 149990 ? "bug.c" : NULL;
     char name[32];
     snprintf(name, sizeof name, "f%d.c", i);
     len += (size_t)snprintf(db + len, cap - len,
@@ -192,7 +192,7 @@ static void test_compdb_200000_entries(void **state) {
   len += (size_t)snprintf(db + len, cap - len, "]\n");
   free(hx_write(dir, "compile_commands.json", db, len));
   hx_result r;
-  const char *args[] = {"--no-cache", "-p", dir, "--shard", "1/200000", NULL};
+  const char *args[] = {"--no-cache", "-p", dir, "--shard", "1/150000", NULL};
   run_limited(&r, dir, args);
   hx_assert_status(&r, 1);
   hx_assert_out_has(&r, "bug.c:5:11: error: dt_add:");
@@ -206,7 +206,7 @@ int main(void) {
       cmocka_unit_test(test_rules_with_10000_functions),
       cmocka_unit_test(test_merge_20000_results),
       cmocka_unit_test(test_exponential_exclude_glob),
-      cmocka_unit_test(test_compdb_200000_entries),
+      cmocka_unit_test(test_compdb_150000_entries),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
