@@ -181,6 +181,11 @@ static void test_errors(void **state) {
   /* syntax error on line 3: position reported */
   expect_error("[\n {\"directory\": \"/a\",\n  \"file\" \"x.c\"}\n]", "compile_commands.json:3:");
   expect_error("{\"directory\": \"/a\"}", "must be a JSON array");
+  /* text after the array: named with its position, whatever follows */
+  expect_error("[]\n  garbage", "compile_commands.json:2:3: unexpected text after");
+  expect_error("[] []", "compile_commands.json:1:4: unexpected text after");
+  expect_error("[{\"directory\": \"/a\", \"file\": \"x.c\", \"command\": \"cc\"}]}",
+               "compile_commands.json:1:54: unexpected text after");
   expect_error("[{\"directory\": \"/a\", \"file\": \"x.c\"}]", "entry 1 of 1: neither");
   expect_error("[{\"directory\": \"/a\", \"file\": \"x.c\", \"command\": \"cc\"}, 3]",
                "entry 2 of 2: not a JSON object");
@@ -212,6 +217,10 @@ static void test_errors(void **state) {
                                    sizeof err),
                    0);
   assert_int_equal(db.n, 0);
+  tc_compdb_free(&db);
+  assert_int_equal(tc_compdb_parse("[] \r\n\t\n", 7, "/p/compile_commands.json", "/p", &db, err,
+                                   sizeof err),
+                   0); /* blanks after the array are fine */
   tc_compdb_free(&db);
 }
 

@@ -252,6 +252,28 @@ static void test_compdb_malformed(void **state) {
   expect_db_rejected(fx, "unterminated-string", "[{\"directory\": \"/tmp");
 }
 
+/* A valid array followed by more text (a second document, a bad concatenation of two
+   databases) is rejected at the first byte after it, with its line and column. */
+static void test_compdb_trailing_garbage(void **state) {
+  fixture *fx = *state;
+  const char *tails[] = {"\n  garbage\n", "\n  [{\"directory\": \"/tmp\"}]", "\n  }", "\n  \x01"};
+  for (size_t i = 0; i < sizeof tails / sizeof *tails; i++) {
+    char *dbdir = hx_fmt("%s/db-trailing-%zu", fx->dir, i);
+    assert_int_equal(mkdir(dbdir, 0755), 0);
+    char *db = hx_fmt("[{\"directory\": \"%s\", \"command\": \"cc -c bug.c\", \"file\": "
+                      "\"bug.c\"}]%s", fx->dir, tails[i]);
+    free(hx_write_str(dbdir, "compile_commands.json", db));
+    hx_result r;
+    hx_tagcheck(&r, fx->dir, "--no-cache", "-p", dbdir, NULL);
+    hx_assert_status(&r, 2);
+    hx_assert_err_has(&r, dbdir);
+    hx_assert_err_has(&r, "compile_commands.json:2:3: unexpected text after");
+    hx_result_free(&r);
+    free(db);
+    free(dbdir);
+  }
+}
+
 static void test_compdb_empty_truncated(void **state) {
   fixture *fx = *state;
   expect_db_rejected(fx, "empty", "");
@@ -492,6 +514,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_rules_missing_unreadable_directory, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rules_naming_absent_functions, setup, teardown),
       cmocka_unit_test_setup_teardown(test_compdb_malformed, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_compdb_trailing_garbage, setup, teardown),
       cmocka_unit_test_setup_teardown(test_compdb_empty_truncated, setup, teardown),
       cmocka_unit_test_setup_teardown(test_compdb_wrong_shape, setup, teardown),
       cmocka_unit_test_setup_teardown(test_compdb_missing_unreadable_directory, setup, teardown),

@@ -330,7 +330,12 @@ static void test_odd_paths(void **state) {
   hx_result r;
   hx_tagcheck(&r, fx->dir, "--no-cache", path, "--", fx->inc, NULL);
   hx_assert_status(&r, 1);
-  hx_assert_out_has(&r, path); /* text output names the file as it is */
+  /* text output names the file as it is, but for the bytes that are not UTF-8, escaped as
+     clang escapes them: the terminal gets valid UTF-8 */
+  char *shown = hx_fmt("%s/with space/<FF><FE> caf\xc3\xa9/bug #1%%.c:5:11: error: ", fx->dir);
+  hx_assert_out_has(&r, shown);
+  assert_true(utf8_valid(r.out, r.out_len));
+  free(shown);
   hx_result_free(&r);
 
   /* SARIF below the root: a relative, percent-encoded URI; valid UTF-8 throughout. */
@@ -389,6 +394,51 @@ static void test_odd_paths(void **state) {
   free(path);
 }
 
+/* Terminal control sequences in the finding's line (a comment clearing the screen and setting
+   the title, a right-to-left override) and in a string (a color, a C1 byte): text output carries
+   none of them raw. (A raw carriage return would end the line for clang.) */
+static void test_control_characters_in_sources(void **state) {
+  fixture *fx = *state;
+  char *path = hx_write_str(fx->dir, "ctl.c", PROLOGUE
+                            "  dt_free(dt_add(a, s)); /* \x1b[2J\x1b]0;title\x07 \xe2\x80\xae */\n"
+                            "  (void)\"\x1b[31m\x9b\";\n}\n");
+  hx_result r;
+  hx_tagcheck(&r, fx->dir, "--no-cache", path, "--", fx->inc, NULL);
+  hx_assert_status(&r, 1);
+  hx_assert_out_has(&r, "/* <U+001B>[2J<U+001B>]0;title<U+0007> <U+202E> */");
+  assert_null(memchr(r.out, 0x1b, r.out_len));
+  assert_null(memchr(r.out, 0x07, r.out_len));
+  assert_null(strstr(r.out, "\xe2\x80\xae"));
+  assert_true(utf8_valid(r.out, r.out_len));
+  hx_result_free(&r);
+  free(path);
+}
+
+/* A suppression marker in a string literal suppresses nothing; a trailing suppression covers
+   its own line only, not the finding on the next one. */
+static void test_suppression_only_in_comments(void **state) {
+  fixture *fx = *state;
+  char *path = hx_write_str(fx->dir, "sup.c", PROLOGUE
+                            "  (void)\"// tagcheck: ignore[backend-mismatch]\"; dt_free(dt_add(a, s));\n"
+                            "  dt_free(dt_add(s, a)); // tagcheck: ignore[backend-mismatch] known\n"
+                            "  dt_free(dt_add(a, s));\n"
+                            "}\n");
+  hx_result r;
+  hx_tagcheck(&r, fx->dir, "--no-cache", "--show-suppressed", path, "--", fx->inc, NULL);
+  hx_assert_status(&r, 1);
+  const char *lines[] = {"sup.c:5:58: error: dt_add:", "sup.c:6:11: error: dt_add:",
+                         "sup.c:7:11: error: dt_add:"};
+  for (int i = 0; i < 3; i++) {
+    const char *at = strstr(r.out, lines[i]);
+    if (!at) fail_msg("no '%s' in:\n%s", lines[i], r.out);
+    size_t n = strcspn(at, "\n");
+    int suppressed = memmem(at, n, "(suppressed: known)", 19) != NULL;
+    if (suppressed != (i == 1)) fail_msg("line %d: %.*s", 5 + i, (int)n, at);
+  }
+  hx_result_free(&r);
+  free(path);
+}
+
 static void test_empty_binary_missing_sources(void **state) {
   fixture *fx = *state;
   hx_result r;
@@ -432,6 +482,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_self_including_headers, setup, teardown),
       cmocka_unit_test_setup_teardown(test_units_with_compile_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_odd_paths, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_control_characters_in_sources, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_suppression_only_in_comments, setup, teardown),
       cmocka_unit_test_setup_teardown(test_empty_binary_missing_sources, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 /* tests/report/test_baseline.c — --baseline: a finding already in an earlier SARIF log is
- * dropped even after lines were inserted above it; new findings stay; unreadable or invalid
- * baselines are errors naming the file. */
+ * dropped even after lines were inserted above it; new findings stay, with fingerprints of
+ * their own (occurrences of one key counted, never renumbered by the filter); unreadable or
+ * invalid baselines are errors naming the file. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
 #include <cmocka.h>
 
 #include "fixtures.h"
@@ -73,6 +75,93 @@ static void test_only_new_findings_remain(void **state) {
   free(dir);
 }
 
+/* The fingerprint written for each finding of r (SARIF, through the writer). */
+static void sarif_fingerprints(const tc_report *r, const char *dir, char out[][64], size_t n) {
+  char *path = NULL;
+  if (asprintf(&path, "%s/fps.sarif", dir) < 0) abort();
+  write_sarif(r, dir, path);
+  char *text = fx_read(path);
+  cJSON *log = cJSON_Parse(text);
+  assert_non_null(log);
+  size_t k = 0;
+  const cJSON *res;
+  cJSON_ArrayForEach(res, cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(log, "runs"),
+                                                                 0), "results")) {
+    const cJSON *fp = cJSON_GetObjectItem(cJSON_GetObjectItem(res, "partialFingerprints"),
+                                          "tagcheckFingerprint/v1");
+    assert_true(cJSON_IsString(fp) && k < n);
+    snprintf(out[k++], 64, "%s", fp->valuestring);
+  }
+  cJSON_Delete(log);
+  assert_int_equal(k, n);
+  free(text);
+  free(path);
+}
+
+/* The same call text twice (then three times) in one function: one key, occurrences 0, 1, 2.
+   A baseline that knows the first must leave the second with its own fingerprint (it was
+   renumbered to the first one's after the filter, so the next baseline would hide it), and a
+   baseline that knows two occurrences hides two, not three. */
+static void test_repeated_key_occurrences(void **state) {
+  (void)state;
+  char *dir = fx_mkdtemp();
+  char *src = fx_write(dir, "train.c", "void step(void) {\n  a = dt_add(x, y);\n}\n");
+  unsigned l1[] = {2};
+  const char *r1[] = {"backend-mismatch"};
+  tc_report old;
+  build(&old, src, l1, r1, 1);
+  char *base = NULL;
+  if (asprintf(&base, "%s/base.sarif", dir) < 0) abort();
+  write_sarif(&old, dir, base);
+  char old_fp[1][64];
+  sarif_fingerprints(&old, dir, old_fp, 1);
+
+  free(fx_write(dir, "train.c",
+                "void step(void) {\n  a = dt_add(x, y);\n  a = dt_add(x, y);\n}\n"));
+  unsigned l2[] = {2, 3};
+  const char *r2[] = {"backend-mismatch", "backend-mismatch"};
+  tc_report now;
+  build(&now, src, l2, r2, 2);
+  char all_fp[2][64];
+  sarif_fingerprints(&now, dir, all_fp, 2);
+  assert_string_equal(all_fp[0], old_fp[0]);
+  assert_string_not_equal(all_fp[0], all_fp[1]); /* unique within the run */
+  tc_options o;
+  fx_options(&o, dir);
+  char err[1024];
+  assert_int_equal(tc_apply_baseline(&now, base, &o, err, sizeof err), 0);
+  assert_int_equal(now.n_diags, 1);
+  assert_int_equal(now.diags[0].loc.line, 3);
+  char left_fp[1][64];
+  sarif_fingerprints(&now, dir, left_fp, 1);
+  assert_string_equal(left_fp[0], all_fp[1]); /* its own, not the known finding's */
+
+  /* a baseline with both occurrences, three in the new code: the third alone is new */
+  tc_report two;
+  build(&two, src, l2, r2, 2);
+  write_sarif(&two, dir, base);
+  free(fx_write(dir, "train.c",
+                "void step(void) {\n  a = dt_add(x, y);\n  a = dt_add(x, y);\n"
+                "  a = dt_add(x, y);\n}\n"));
+  unsigned l3[] = {2, 3, 4};
+  const char *r3[] = {"backend-mismatch", "backend-mismatch", "backend-mismatch"};
+  tc_report three;
+  build(&three, src, l3, r3, 3);
+  assert_int_equal(tc_apply_baseline(&three, base, &o, err, sizeof err), 0);
+  assert_int_equal(three.n_diags, 1);
+  assert_int_equal(three.diags[0].loc.line, 4);
+
+  tc_report_free(&old);
+  tc_report_free(&now);
+  tc_report_free(&two);
+  tc_report_free(&three);
+  fx_options_free(&o);
+  free(base);
+  free(src);
+  fx_rmtree(dir);
+  free(dir);
+}
+
 static void test_bad_baselines(void **state) {
   (void)state;
   char *dir = fx_mkdtemp();
@@ -115,6 +204,7 @@ static void test_bad_baselines(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_only_new_findings_remain),
+      cmocka_unit_test(test_repeated_key_occurrences),
       cmocka_unit_test(test_bad_baselines),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 /* tests/report/test_merge.c — `tagcheck merge`: one run from several shard logs, rules
  * unioned with ruleIndex renumbered, duplicates (same fingerprint) dropped, invocations
- * combined, bad inputs rejected with exit status 2. */
+ * combined, other tools' runs kept apart under their own tool, bad inputs rejected with exit
+ * status 2. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -127,6 +128,125 @@ static void test_merge_shards(void **state) {
   free(dir);
 }
 
+static const cJSON *run_of_tool(const cJSON *log, const char *name) {
+  const cJSON *run;
+  cJSON_ArrayForEach(run, cJSON_GetObjectItem(log, "runs")) {
+    const cJSON *n =
+        cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(run, "tool"), "driver"), "name");
+    if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0) return run;
+  }
+  return NULL;
+}
+
+/* A log of another tool (two runs of it, one result repeated) merged with a tagcheck shard:
+   each tool keeps its own run, rules and results; nothing is relabelled as tagcheck's. */
+static void test_merge_keeps_other_tools(void **state) {
+  (void)state;
+  char *dir = fx_mkdtemp();
+  char *src = fx_write(dir, "a.c", "x\n  dt_add(a, b);\n");
+  tc_report s1;
+  tc_report_init(&s1);
+  tc_report_add_builtin_rules(&s1);
+  tc_loc l2 = {src, 2, 3, 0, 0};
+  tc_report_add(&s1, "backend-mismatch", TC_LEVEL_ERROR, &l2, "dt_add", "f", "m2");
+  char *p1 = in(dir, "s1.sarif"), *pm = in(dir, "merged.sarif");
+  write_sarif(&s1, dir, p1);
+  const char *tidy_run =
+      "{\"tool\": {\"driver\": {\"name\": \"clang-tidy\", \"version\": \"19\", \"rules\": ["
+      "{\"id\": \"bugprone-sizeof-expression\"}, {\"id\": \"cert-err33-c\"}]}},"
+      "\"invocations\": [{\"executionSuccessful\": true}],"
+      "\"results\": [{\"ruleId\": \"cert-err33-c\", \"ruleIndex\": 1, \"level\": \"warning\","
+      "\"message\": {\"text\": \"unchecked\"}, \"locations\": [{\"physicalLocation\": {"
+      "\"artifactLocation\": {\"uri\": \"a.c\"}, \"region\": {\"startLine\": 2}}}]}]}";
+  char *tidy_text = NULL;
+  assert_true(asprintf(&tidy_text, "{\"version\": \"2.1.0\", \"runs\": [%s, %s]}", tidy_run,
+                       tidy_run) > 0);
+  char *p2 = fx_write(dir, "tidy.sarif", tidy_text);
+
+  char *argv[] = {"merge", "-o", pm, p2, p1, NULL};
+  assert_int_equal(tc_merge_main(5, argv), 0);
+  char *text = fx_read(pm);
+  cJSON *log = cJSON_Parse(text);
+  assert_non_null(log);
+  assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(log, "runs")), 2);
+  const cJSON *tc = run_of_tool(log, "tagcheck"), *tidy = run_of_tool(log, "clang-tidy");
+  assert_non_null(tc);
+  assert_non_null(tidy);
+  const cJSON *tc_results = cJSON_GetObjectItem(tc, "results");
+  assert_int_equal(cJSON_GetArraySize(tc_results), 1);
+  assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(tc_results, 0), "ruleId")->valuestring,
+                      "backend-mismatch");
+  const cJSON *tc_rule;
+  cJSON_ArrayForEach(tc_rule, cJSON_GetObjectItem(cJSON_GetObjectItem(
+                                  cJSON_GetObjectItem(tc, "tool"), "driver"), "rules"))
+    assert_null(strstr(cJSON_GetObjectItem(tc_rule, "id")->valuestring, "cert-"));
+  /* the other tool's run: its version, its rules, its result once, renumbered into its rules */
+  const cJSON *driver = cJSON_GetObjectItem(cJSON_GetObjectItem(tidy, "tool"), "driver");
+  assert_string_equal(cJSON_GetObjectItem(driver, "version")->valuestring, "19");
+  const cJSON *tidy_results = cJSON_GetObjectItem(tidy, "results");
+  assert_int_equal(cJSON_GetArraySize(tidy_results), 1);
+  const cJSON *res = cJSON_GetArrayItem(tidy_results, 0);
+  int idx = cJSON_GetObjectItem(res, "ruleIndex")->valueint;
+  assert_string_equal(
+      cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(driver, "rules"), idx), "id")
+          ->valuestring,
+      "cert-err33-c");
+  assert_true(cJSON_IsTrue(cJSON_GetObjectItem(
+      cJSON_GetArrayItem(cJSON_GetObjectItem(tidy, "invocations"), 0), "executionSuccessful")));
+  cJSON_Delete(log);
+  free(text);
+  free(tidy_text);
+  tc_report_free(&s1);
+  free(p1), free(p2), free(pm);
+  free(src);
+  fx_rmtree(dir);
+  free(dir);
+}
+
+/* The runtime's log (tool "dt") and tagcheck's share the fingerprint scheme: the bug both
+   report is counted once (in the first run), the runtime's other failure stays the runtime's. */
+static void test_runtime_log_counts_shared_bug_once(void **state) {
+  (void)state;
+  char *dir = fx_mkdtemp();
+  const char *fmt =
+      "{\"version\": \"2.1.0\", \"runs\": [{\"tool\": {\"driver\": {\"name\": \"%s\","
+      " \"rules\": [{\"id\": \"backend-mismatch\"}]}}, \"results\": [%s]}]}";
+  const char *res_fmt =
+      "{\"ruleId\": \"backend-mismatch\", \"message\": {\"text\": \"m\"}, \"locations\": "
+      "[{\"physicalLocation\": {\"artifactLocation\": {\"uri\": \"a.c\"}, \"region\": "
+      "{\"startLine\": %d}}}], \"partialFingerprints\": {\"tagcheckFingerprint/v1\": \"%s\"}}";
+  char *shared = NULL, *own = NULL, *both = NULL, *tc = NULL, *dt = NULL;
+  assert_true(asprintf(&shared, res_fmt, 5, "00000000000000000000000000000005") > 0);
+  assert_true(asprintf(&own, res_fmt, 9, "00000000000000000000000000000009") > 0);
+  assert_true(asprintf(&both, "%s, %s", own, shared) > 0);
+  assert_true(asprintf(&tc, fmt, "tagcheck", shared) > 0);
+  assert_true(asprintf(&dt, fmt, "dt", both) > 0);
+  char *p1 = fx_write(dir, "tc.sarif", tc), *p2 = fx_write(dir, "dt.sarif", dt);
+  char *pm = in(dir, "merged.sarif");
+  char *argv[] = {"merge", "-o", pm, p1, p2, NULL};
+  assert_int_equal(tc_merge_main(5, argv), 0);
+  char *text = fx_read(pm);
+  cJSON *log = cJSON_Parse(text);
+  assert_non_null(log);
+  const cJSON *tc_run = run_of_tool(log, "tagcheck"), *dt_run = run_of_tool(log, "dt");
+  assert_non_null(tc_run);
+  assert_non_null(dt_run);
+  assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(tc_run, "results")), 1);
+  const cJSON *dt_results = cJSON_GetObjectItem(dt_run, "results");
+  assert_int_equal(cJSON_GetArraySize(dt_results), 1);
+  const cJSON *region = cJSON_GetObjectItem(
+      cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(dt_results, 0),
+                                                                 "locations"), 0),
+                          "physicalLocation"),
+      "region");
+  assert_int_equal(cJSON_GetObjectItem(region, "startLine")->valueint, 9);
+  cJSON_Delete(log);
+  free(text), free(pm), free(p1), free(p2);
+  free(shared), free(own), free(both), free(tc), free(dt);
+  fx_rmtree(dir);
+  free(dir);
+}
+
 static void test_bad_inputs(void **state) {
   (void)state;
   char *dir = fx_mkdtemp();
@@ -153,6 +273,8 @@ static void test_bad_inputs(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_merge_shards),
+      cmocka_unit_test(test_merge_keeps_other_tools),
+      cmocka_unit_test(test_runtime_log_counts_shared_bug_once),
       cmocka_unit_test(test_bad_inputs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -64,6 +64,105 @@ static void test_globs(void **state) {
   assert_true(tc_glob_match("/r/a*b*c", "/r/aXbYc"));
   assert_false(tc_glob_match("/r/a*b*c", "/r/aXbY"));
   assert_true(tc_glob_match("/r/[x", "/r/[x")); /* an unclosed class is a literal */
+  assert_true(tc_glob_match("/r/**/x.c", "/r/x.c"));   /* zero directories */
+  assert_false(tc_glob_match("/r/**/x.c", "/r/ax.c")); /* whole directories only */
+  assert_true(tc_glob_match("/r/\\*.c", "/r/*.c"));    /* an escaped star is literal */
+  assert_false(tc_glob_match("/r/\\*.c", "/r/a.c"));
+  assert_false(tc_glob_match("/r/[a-z]", "/r//"));     /* classes never match '/' */
+  assert_true(tc_glob_match("/r/**", "/r/"));
+  assert_true(tc_glob_match("", ""));
+  assert_false(tc_glob_match("", "x"));
+}
+
+/* The matcher before it became an automaton: recursive backtracking, exponential on some
+   patterns, kept here as the reference for tiny random patterns and paths. */
+static int reference_class(const char **pp, char c) {
+  const char *p = *pp + 1;
+  int negate = 0, hit = 0;
+  if (*p == '!' || *p == '^') negate = 1, p++;
+  const char *first = p;
+  while (*p && (*p != ']' || p == first)) {
+    char lo = *p, hi = lo;
+    if (p[1] == '-' && p[2] && p[2] != ']') {
+      hi = p[2];
+      p += 3;
+    } else {
+      p++;
+    }
+    if (c >= lo && c <= hi) hit = 1;
+  }
+  if (*p != ']') return -1;
+  *pp = p + 1;
+  return hit != negate;
+}
+
+static int reference_match(const char *p, const char *s) {
+  while (*p) {
+    if (p[0] == '*' && p[1] == '*') {
+      p += 2;
+      if (*p == '/') {
+        p++;
+        if (reference_match(p, s)) return 1;
+        for (; *s; s++)
+          if (*s == '/' && reference_match(p, s + 1)) return 1;
+        return 0;
+      }
+      for (;; s++) {
+        if (reference_match(p, s)) return 1;
+        if (!*s) return 0;
+      }
+    }
+    if (*p == '*') {
+      p++;
+      for (;; s++) {
+        if (reference_match(p, s)) return 1;
+        if (!*s || *s == '/') return 0;
+      }
+    }
+    if (!*s) return 0;
+    if (*p == '?') {
+      if (*s == '/') return 0;
+      p++, s++;
+      continue;
+    }
+    if (*p == '[') {
+      const char *q = p;
+      int m = *s == '/' ? 0 : reference_class(&q, *s);
+      if (m == 0) return 0;
+      if (m == 1) {
+        p = q, s++;
+        continue;
+      }
+    }
+    if (*p == '\\' && p[1]) p++;
+    if (*p != *s) return 0;
+    p++, s++;
+  }
+  return *s == '\0';
+}
+
+static void test_globs_agree_with_reference(void **state) {
+  (void)state;
+  static const char pat_chars[] = "ab/*?[]!-\\";
+  static const char path_chars[] = "ab/-[]";
+  unsigned seed = 12345;
+  for (int round = 0; round < 200000; round++) {
+    char pat[10], path[10];
+    seed = seed * 1103515245u + 12345u;
+    size_t np = (seed >> 16) % 9, ns = (seed >> 8) % 9;
+    for (size_t i = 0; i < np; i++) {
+      seed = seed * 1103515245u + 12345u;
+      pat[i] = pat_chars[(seed >> 16) % (sizeof pat_chars - 1)];
+    }
+    for (size_t i = 0; i < ns; i++) {
+      seed = seed * 1103515245u + 12345u;
+      path[i] = path_chars[(seed >> 16) % (sizeof path_chars - 1)];
+    }
+    pat[np] = path[ns] = '\0';
+    if (tc_glob_match(pat, path) != reference_match(pat, path))
+      fail_msg("'%s' against '%s': %d, the reference says %d", pat, path,
+               tc_glob_match(pat, path), reference_match(pat, path));
+  }
 }
 
 static void test_utf8(void **state) {
@@ -89,6 +188,7 @@ int main(void) {
       cmocka_unit_test(test_normalize),
       cmocka_unit_test(test_below_root_and_encoding),
       cmocka_unit_test(test_globs),
+      cmocka_unit_test(test_globs_agree_with_reference),
       cmocka_unit_test(test_utf8),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

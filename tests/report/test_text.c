@@ -1,6 +1,7 @@
 /* tests/report/test_text.c — the clang-style text writer: header line format, the source
  * line with a caret under the column (tabs and UTF-8 kept aligned), tildes over the range,
- * notes, suppressed findings hidden unless --show-suppressed, unit failures, missing files. */
+ * notes, suppressed findings hidden unless --show-suppressed, unit failures, missing files,
+ * control characters and invalid UTF-8 escaped. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -188,6 +189,51 @@ static void test_column_past_end_and_huge_message(void **state) {
   free(dir);
 }
 
+/* Escape sequences, a carriage return, a bidirectional override and bytes that are not UTF-8,
+   in the source line, the file name, the message and a failure: none reaches the output raw;
+   each is written as clang writes it, and the caret still points at the call. */
+static void test_control_characters_escaped(void **state) {
+  (void)state;
+  char *dir = fx_mkdtemp();
+  char *src = fx_write(dir, "evil\x1b]0;pwned\x07\xff.c",
+                       "  /* \x1b[2J\r\xe2\x80\xae */ y = dt_add(w, x);\n");
+  tc_report r;
+  tc_report_init(&r);
+  tc_report_add_builtin_rules(&r);
+  /* the call starts at byte 22 (1-based): after 21 bytes, escaped ones among them */
+  tc_loc loc = {src, 1, 22, 1, 34};
+  tc_report_add(&r, "backend-mismatch", TC_LEVEL_ERROR, &loc, "dt_add", "f",
+                "dt_add: tensors from \x1b[31mhere\x1b[0m\n");
+  tc_report_add_failure(&r, "/x/\x1b[1Abroken.c", "error at \x9b\x01");
+  tc_options o;
+  fx_options(&o, dir);
+  char *out = render(&r, &o);
+  for (const char *p = out; *p; p++) {
+    unsigned char c = (unsigned char)*p;
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || c == 0xff || c == 0x9b)
+      fail_msg("raw byte 0x%02x at offset %zu of:\n%s", c, (size_t)(p - out), out);
+  }
+  assert_null(strstr(out, "\xe2\x80\xae")); /* U+202E reorders the rest of the line */
+  assert_non_null(strstr(out, "evil<U+001B>]0;pwned<U+0007><FF>.c:1:22: error: "));
+  assert_non_null(strstr(out, "tensors from <U+001B>[31mhere<U+001B>[0m<U+000A> [backend-mismatch]"));
+  assert_non_null(strstr(out, "/x/<U+001B>[1Abroken.c: error: could not analyze this translation "
+                              "unit: error at <9B><U+0001>\n"));
+  char *line = line_after(out, ".c:1:22: error: ", 0);
+  char *caret = line_after(out, ".c:1:22: error: ", 1);
+  assert_string_equal(line, "  /* <U+001B>[2J<U+000D><U+202E> */ y = dt_add(w, x);");
+  const char *call = strstr(line, "dt_add");
+  assert_int_equal(strchr(caret, '^') - caret, call - line); /* under the call, escapes counted */
+  assert_string_equal(strchr(caret, '^'), "^~~~~~~~~~~~");
+  free(line);
+  free(caret);
+  free(out);
+  tc_report_free(&r);
+  fx_options_free(&o);
+  free(src);
+  fx_rmtree(dir);
+  free(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_clang_format_and_caret),
@@ -195,6 +241,7 @@ int main(void) {
       cmocka_unit_test(test_failures_and_missing_sources),
       cmocka_unit_test(test_empty_report_prints_nothing),
       cmocka_unit_test(test_column_past_end_and_huge_message),
+      cmocka_unit_test(test_control_characters_escaped),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

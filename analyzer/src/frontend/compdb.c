@@ -557,6 +557,21 @@ int tc_compdb_parse(const char *text, size_t len, const char *db_path, const cha
   }
   int rc = -1;
   uint64_t *hashes = NULL;
+  size_t *slots = NULL;
+  /* cJSON stops after the first value (and the blanks after it): anything left is garbage, a
+     second document or a concatenation gone wrong, never silently ignored. */
+  size_t used = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
+  while (used < len && (text[used] == ' ' || text[used] == '\t' || text[used] == '\r' ||
+                        text[used] == '\n'))
+    used++;
+  if (used < len) {
+    unsigned line, col;
+    line_col(text, len, used, &line, &col);
+    snprintf(err, err_len,
+             "%s:%u:%u: unexpected text after the JSON array of the compilation database",
+             db_path, line, col);
+    goto done;
+  }
   if (!cJSON_IsArray(root)) {
     snprintf(err, err_len, "%s: the compilation database must be a JSON array of entries",
              db_path);
@@ -565,8 +580,13 @@ int tc_compdb_parse(const char *text, size_t len, const char *db_path, const cha
   size_t n = (size_t)cJSON_GetArraySize(root);
   out->cmds = calloc(n ? n : 1, sizeof *out->cmds);
   hashes = calloc(n ? n : 1, sizeof *hashes);
+  /* the entries kept so far, by hash (index + 1, 0 empty; at most half full): finding a
+     repeated entry among 100,000 compared every pair */
+  size_t n_slots = 16;
+  while (n_slots < 2 * n + 2) n_slots *= 2;
+  slots = calloc(n_slots, sizeof *slots);
   out->path = strdup(db_path);
-  if (!out->cmds || !hashes || !out->path) {
+  if (!out->cmds || !hashes || !slots || !out->path) {
     snprintf(err, err_len, "%s: out of memory", db_path);
     goto done;
   }
@@ -587,19 +607,22 @@ int tc_compdb_parse(const char *text, size_t len, const char *db_path, const cha
       continue;
     }
     uint64_t h = cmd_hash(&cmd);
-    int dup = 0;
-    for (size_t k = 0; k < out->n && !dup; k++)
-      dup = hashes[k] == h && same_cmd(&out->cmds[k], &cmd);
-    if (dup) {
+    size_t at = (size_t)h & (n_slots - 1);
+    while (slots[at] &&
+           !(hashes[slots[at] - 1] == h && same_cmd(&out->cmds[slots[at] - 1], &cmd)))
+      at = (at + 1) & (n_slots - 1);
+    if (slots[at]) { /* the same command for the same file again */
       tc_compile_cmd_free(&cmd);
       continue;
     }
+    slots[at] = out->n + 1;
     hashes[out->n] = h;
     out->cmds[out->n++] = cmd;
   }
   rc = 0;
 done:
   free(hashes);
+  free(slots);
   cJSON_Delete(root);
   if (rc != 0) tc_compdb_free(out);
   return rc;

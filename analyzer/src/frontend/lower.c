@@ -36,6 +36,7 @@ static void zero_global(lw_unit *u, CXCursor decl, uint32_t idx) {
 }
 
 void lw_global_var(lw_unit *u, CXCursor decl) {
+  if (u->oom) return;
   tc_sym usr = lw_decl_usr(u, decl);
   CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
   int has_init = !clang_Cursor_isNull(init);
@@ -48,8 +49,9 @@ void lw_global_var(lw_unit *u, CXCursor decl) {
     g->has_init = 1;
   } else {
     idx = u->n_globals;
-    *slot = idx;
     u->globals = lw_grow(u, u->globals, &u->cap_globals, idx + 1, sizeof *u->globals);
+    if (idx >= u->cap_globals) return; /* out of memory: the unit fails */
+    *slot = idx;
     tc_global *g = &u->globals[idx];
     memset(g, 0, sizeof *g);
     g->name = lw_intern_cx(u, clang_getCursorSpelling(decl));
@@ -96,6 +98,10 @@ static void lower_function(lw_unit *u, CXCursor c) {
   int n = clang_Cursor_getNumArguments(c);
   if (n > 0) {
     fn->params = lw_alloc(u, (size_t)n * sizeof *fn->params);
+    if (!fn->params) { /* out of memory: the unit fails */
+      lw_fn_free(fn);
+      return;
+    }
     fn->n_params = (uint32_t)n;
     for (int i = 0; i < n; i++) {
       CXCursor p = clang_Cursor_getArgument(c, (unsigned)i);
@@ -125,14 +131,16 @@ static void lower_function(lw_unit *u, CXCursor c) {
   f.ret_type = lw_type(u, clang_getResultType(clang_getCursorType(c)));
   lw_fn_finish(fn, &f);
   lw_fn_free(fn);
+  if (u->oom) return;
   u->functions = lw_grow(u, u->functions, &u->cap_functions, u->n_functions + 1,
                          sizeof *u->functions);
-  u->functions[u->n_functions++] = f;
+  if (u->n_functions < u->cap_functions) u->functions[u->n_functions++] = f;
 }
 
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   lw_unit *u = data;
+  if (u->oom) return CXChildVisit_Break; /* the unit fails: nothing more to lower */
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k != CXCursor_FunctionDecl && k != CXCursor_VarDecl && k != CXCursor_LinkageSpec &&
       k != CXCursor_UnexposedDecl)
@@ -182,16 +190,11 @@ int tc_lower_tu(tc_program *prog, CXTranslationUnit tu, const char *main_file,
   tc_sym file = tc_intern(prog, main_file);
   tc_function *functions = NULL, *ginit = NULL;
   tc_global *globals = NULL;
-  if (u.n_functions) {
-    functions = lw_alloc(&u, u.n_functions * sizeof *functions);
+  if (u.n_functions && (functions = lw_alloc(&u, u.n_functions * sizeof *functions)) != NULL)
     memcpy(functions, u.functions, u.n_functions * sizeof *functions);
-  }
-  if (u.n_globals) {
-    globals = lw_alloc(&u, u.n_globals * sizeof *globals);
+  if (u.n_globals && (globals = lw_alloc(&u, u.n_globals * sizeof *globals)) != NULL)
     memcpy(globals, u.globals, u.n_globals * sizeof *globals);
-  }
-  if (u.ginit) {
-    ginit = lw_alloc(&u, sizeof *ginit);
+  if (u.ginit && (ginit = lw_alloc(&u, sizeof *ginit)) != NULL) {
     lw_fn_finish(u.ginit, ginit);
     ginit->name = tc_intern(prog, "__tc_global_init");
     char buf[4096];
@@ -199,7 +202,11 @@ int tc_lower_tu(tc_program *prog, CXTranslationUnit tu, const char *main_file,
     ginit->usr = tc_intern(prog, buf);
     ginit->loc.file = file;
   }
-  int rc = u.oom ? -1 : 0;
+  if (u.oom) { /* the unit fails: the caller reports it as not analyzed */
+    unit_free(&u);
+    return -1;
+  }
+  int rc = 0;
   tc_unit *out = tc_program_add_unit(prog, file);
   if (!out) {
     rc = -1;

@@ -15,13 +15,16 @@ typedef struct tc_lower_opts {
   uintptr_t stack_floor;   /* lowering stops descending below this stack address: the calling
                               thread's (tc_lower_stack_floor); 0: computed here (slow on the main
                               thread, which glibc describes by reading /proc) */
+  unsigned long fail_alloc_after; /* tests: every lowering allocation after this many fails, as
+                                     out of memory would (0: none) */
 } tc_lower_opts;
 
 /* The stack address under which recursion must stop on the calling thread (0 if unknown). */
 uintptr_t tc_lower_stack_floor(void);
 
 /* Appends one unit for tu (main file main_file, absolute) to prog. Returns 0, or -1 when out
-   of memory. Never fails on unusual C: what it cannot model becomes unknown. */
+   of memory (then nothing is added; the process is never ended). Never fails on unusual C:
+   what it cannot model becomes unknown. */
 int tc_lower_tu(tc_program *prog, CXTranslationUnit tu, const char *main_file,
                 const tc_lower_opts *opts);
 

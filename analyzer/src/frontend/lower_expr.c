@@ -309,6 +309,7 @@ static tc_opnd lower_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mo
     lw_cursors_free(&ch);
   }
   tc_opnd *args = n_args ? lw_alloc(u, (size_t)n_args * sizeof *args) : NULL;
+  if (!args) n_args = 0; /* out of memory: the unit fails */
   for (int i = 0; i < n_args; i++) args[i] = lw_expr(fn, clang_Cursor_getArgument(e, (unsigned)i), LW_VALUE);
   CXType rt = clang_getCursorType(e);
   tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
@@ -541,12 +542,17 @@ static tc_opnd binary(lw_fn *fn, CXCursor e, lw_mode mode) {
   spine_node *spine = NULL;
   uint32_t n = 0, cap = 0;
   spine = lw_grow(fn->u, spine, &cap, 1, sizeof *spine);
+  if (!spine) { /* out of memory: the unit fails */
+    lw_cursors_free(&ch);
+    return lw_opnd_unknown((tc_type){0});
+  }
   spine[n++] = (spine_node){e, lhs, rhs};
   CXCursor leaf = lhs;
   while (spine_op(leaf)) {
     expr_children(leaf, &ch);
     if (ch.n != 2) break;
     spine = lw_grow(fn->u, spine, &cap, n + 1, sizeof *spine);
+    if (n >= cap) break; /* out of memory: the unit fails */
     spine[n++] = (spine_node){leaf, ch.v[0], ch.v[1]};
     leaf = ch.v[0];
   }

@@ -14,6 +14,10 @@ lw_fn *lw_fn_new(lw_unit *u) {
   }
   fn->u = u;
   fn->cur = lw_new_block(fn);
+  if (fn->n_blocks == 0) { /* out of memory: there must be an entry block */
+    free(fn);
+    return NULL;
+  }
   return fn;
 }
 
@@ -32,6 +36,7 @@ void lw_fn_free(lw_fn *fn) {
 
 uint32_t lw_new_block(lw_fn *fn) {
   fn->blocks = lw_grow(fn->u, fn->blocks, &fn->cap_blocks, fn->n_blocks + 1, sizeof *fn->blocks);
+  if (fn->n_blocks >= fn->cap_blocks) return 0; /* out of memory: any valid block will do */
   lw_block *b = &fn->blocks[fn->n_blocks];
   memset(b, 0, sizeof *b);
   return fn->n_blocks++;
@@ -51,7 +56,7 @@ void lw_set_cur(lw_fn *fn, uint32_t b) {
 tc_insn *lw_emit(lw_fn *fn, tc_insn_kind kind, tc_srcloc loc) {
   lw_block *b = cur_block(fn);
   b->insns = lw_grow(fn->u, b->insns, &b->cap, b->n + 1, sizeof *b->insns);
-  tc_insn *in = &b->insns[b->n++];
+  tc_insn *in = b->n < b->cap ? &b->insns[b->n++] : &fn->no_insn;
   memset(in, 0, sizeof *in);
   in->kind = kind;
   in->loc = loc;
@@ -70,8 +75,9 @@ static tc_term *start_term(lw_fn *fn, tc_term_kind kind, tc_srcloc loc) {
 
 void lw_goto(lw_fn *fn, uint32_t target, tc_srcloc loc) {
   tc_term *t = start_term(fn, TC_T_GOTO, loc);
-  t->n_succ = 1;
   t->succ = lw_alloc(fn->u, sizeof *t->succ);
+  if (!t->succ) return;
+  t->n_succ = 1;
   t->succ[0] = target;
 }
 
@@ -86,8 +92,9 @@ void lw_branch(lw_fn *fn, tc_opnd cond, uint32_t tb, uint32_t fb, tc_srcloc loc)
   }
   tc_term *t = start_term(fn, TC_T_BRANCH, loc);
   t->cond = cond;
-  t->n_succ = 2;
   t->succ = lw_alloc(fn->u, 2 * sizeof *t->succ);
+  if (!t->succ) return;
+  t->n_succ = 2;
   t->succ[0] = tb;
   t->succ[1] = fb;
 }
@@ -109,6 +116,7 @@ tc_path lw_temp(lw_fn *fn) { return lw_path_root(TC_ROOT_TEMP, fn->n_temps++); }
 tc_path lw_path_extend(lw_fn *fn, const tc_path *base, tc_elem e) {
   tc_path p = *base;
   p.elems = lw_alloc(fn->u, (base->n_elems + 1) * sizeof *p.elems);
+  if (!p.elems) return *base;
   if (base->n_elems) memcpy(p.elems, base->elems, base->n_elems * sizeof *p.elems);
   p.elems[p.n_elems++] = e;
   p.spelling = 0;
@@ -148,6 +156,7 @@ void lw_assign(lw_fn *fn, const tc_path *dst, CXType dst_type, tc_opnd value, tc
 
 uint32_t lw_add_local(lw_fn *fn, CXCursor decl, int is_static, tc_sym usr) {
   fn->locals = lw_grow(fn->u, fn->locals, &fn->cap_locals, fn->n_locals + 1, sizeof *fn->locals);
+  if (fn->n_locals >= fn->cap_locals) return 0; /* out of memory: the unit fails anyway */
   tc_var *v = &fn->locals[fn->n_locals];
   memset(v, 0, sizeof *v);
   v->name = lw_intern_cx(fn->u, clang_getCursorSpelling(decl));
@@ -167,6 +176,11 @@ static void copy_path(lw_unit *u, tc_path *p) {
     return;
   }
   tc_elem *e = lw_alloc(u, p->n_elems * sizeof *e);
+  if (!e) {
+    p->n_elems = 0;
+    p->elems = NULL;
+    return;
+  }
   memcpy(e, p->elems, p->n_elems * sizeof *e);
   p->elems = e;
 }
@@ -178,6 +192,7 @@ static void copy_opnd(lw_unit *u, tc_opnd *o) {
 
 void lw_fn_finish(lw_fn *fn, tc_function *out) {
   lw_unit *u = fn->u;
+  if (u->oom) return; /* the unit fails: nothing to copy */
   if (fn->cur != LW_NONE && !fn->blocks[fn->cur].terminated) {
     tc_opnd none = {0};
     lw_terminate(fn, TC_T_RETURN, none, (tc_srcloc){0});
@@ -188,11 +203,13 @@ void lw_fn_finish(lw_fn *fn, tc_function *out) {
   out->locals = NULL;
   if (fn->n_locals) {
     out->locals = lw_alloc(u, fn->n_locals * sizeof *out->locals);
+    if (!out->locals) return;
     memcpy(out->locals, fn->locals, fn->n_locals * sizeof *out->locals);
   }
   out->n_temps = fn->n_temps;
   out->n_blocks = fn->n_blocks;
   out->blocks = lw_alloc(u, fn->n_blocks * sizeof *out->blocks);
+  if (!out->blocks) return;
   for (uint32_t bi = 0; bi < fn->n_blocks; bi++) {
     lw_block *b = &fn->blocks[bi];
     tc_block *ob = &out->blocks[bi];
@@ -204,6 +221,7 @@ void lw_fn_finish(lw_fn *fn, tc_function *out) {
     ob->insns = NULL;
     if (b->n) {
       ob->insns = lw_alloc(u, b->n * sizeof *ob->insns);
+      if (!ob->insns) return;
       memcpy(ob->insns, b->insns, b->n * sizeof *ob->insns);
     }
     for (uint32_t i = 0; i < b->n; i++) {

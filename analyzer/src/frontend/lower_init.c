@@ -72,7 +72,7 @@ static lw_place member(lw_fn *fn, const init_frame *f) {
 
 static void push(lw_fn *fn, init_stack *st, init_frame f) {
   st->v = lw_grow(fn->u, st->v, &st->cap, st->n + 1, sizeof *st->v);
-  st->v[st->n++] = f;
+  if (st->n < st->cap) st->v[st->n++] = f; /* out of memory: not pushed, the unit fails */
 }
 
 static void advance(init_frame *f) {
@@ -223,7 +223,7 @@ static void list_into(lw_fn *fn, CXCursor list, const lw_place *dst) {
   }
   init_stack st = {0};
   push(fn, &st, frame_for(fn, dst));
-  for (uint32_t i = 0; i < elems.n; i++) {
+  for (uint32_t i = 0; i < elems.n && st.n; i++) {
     CXCursor el = elems.v[i];
     if (!clang_isExpression(clang_getCursorKind(el))) continue;
     if (is_designated(el, &ch)) {

@@ -116,7 +116,9 @@ typedef struct lw_unit {
   lw_pmap global_seen; /* USR sym → index into globals */
   lw_fn *ginit;        /* the unit's __tc_global_init builder, created on demand */
   uintptr_t stack_floor; /* lowering stops descending below this stack address (0: no check) */
-  int oom;
+  int oom;               /* an allocation failed: the lowering stops, the unit fails */
+  unsigned long n_allocs; /* lowering allocations so far (opts->fail_alloc_after) */
+  lw_file no_file;       /* what file lookups give once memory ran out (no path, no text) */
 } lw_unit;
 
 /* ---- per-function builder ---- */
@@ -166,6 +168,7 @@ struct lw_fn {
   lw_label *labels;
   uint32_t n_labels, cap_labels;
   unsigned depth;
+  tc_insn no_insn; /* what lw_emit gives once memory ran out: written, never kept */
 };
 
 /* A place (lvalue) under construction: a path and its C type. */
@@ -177,8 +180,10 @@ typedef struct lw_place {
 /* ---- lower_util.c: memory, types, locations, text, constants ---- */
 /* Whether fn's lowering is too deep to descend further (depth or stack). */
 int lw_too_deep(const lw_fn *fn);
+/* Grows arr to hold need elements. Out of memory: sets u->oom and returns arr unchanged, *cap
+   too, so callers check need <= *cap before writing. */
 void *lw_grow(lw_unit *u, void *arr, uint32_t *cap, uint32_t need, size_t elem);
-void *lw_alloc(lw_unit *u, size_t bytes); /* arena, zeroed */
+void *lw_alloc(lw_unit *u, size_t bytes); /* arena, zeroed; NULL (and u->oom) out of memory */
 tc_sym lw_intern_cx(lw_unit *u, CXString s); /* disposes s */
 tc_type lw_type(lw_unit *u, CXType t);
 tc_type_class lw_type_class(CXType t);

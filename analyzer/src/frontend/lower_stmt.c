@@ -14,15 +14,19 @@ static tc_opnd none_opnd(void) {
 
 static void push_jump(lw_fn *fn, uint32_t brk, uint32_t cont) {
   fn->jumps = lw_grow(fn->u, fn->jumps, &fn->cap_jumps, fn->n_jumps + 1, sizeof *fn->jumps);
-  fn->jumps[fn->n_jumps].break_blk = brk;
-  fn->jumps[fn->n_jumps].continue_blk = cont;
-  fn->n_jumps++;
+  if (fn->n_jumps < fn->cap_jumps) {
+    fn->jumps[fn->n_jumps].break_blk = brk;
+    fn->jumps[fn->n_jumps].continue_blk = cont;
+  }
+  fn->n_jumps++; /* out of memory: counted all the same, so that pops stay balanced (nothing
+                    reads it: the lowering stops, lw_too_deep) */
 }
 
 static uint32_t label_block(lw_fn *fn, tc_sym name) {
   for (uint32_t i = 0; i < fn->n_labels; i++)
     if (fn->labels[i].name == name) return fn->labels[i].blk;
   fn->labels = lw_grow(fn->u, fn->labels, &fn->cap_labels, fn->n_labels + 1, sizeof *fn->labels);
+  if (fn->n_labels >= fn->cap_labels) return 0; /* out of memory: any valid block */
   fn->labels[fn->n_labels].name = name;
   fn->labels[fn->n_labels].blk = lw_new_block(fn);
   return fn->labels[fn->n_labels++].blk;
@@ -45,6 +49,7 @@ static void local_decl(lw_fn *fn, CXCursor d) {
     return;
   }
   uint32_t id = lw_add_local(fn, d, 0, 0);
+  if (fn->u->oom) return; /* the unit fails */
   lw_cmap_entry *e = lw_cmap_put(&fn->vars, d, NULL);
   if (e) {
     e->value = TC_ROOT_LOCAL;
@@ -270,6 +275,7 @@ static void switch_stmt(lw_fn *fn, CXCursor s) {
   uint32_t exit = lw_new_block(fn);
   fn->switches = lw_grow(fn->u, fn->switches, &fn->cap_switches, fn->n_switches + 1,
                          sizeof *fn->switches);
+  if (fn->n_switches >= fn->cap_switches) return; /* out of memory: the unit fails */
   lw_switch *ctx = &fn->switches[fn->n_switches++];
   memset(ctx, 0, sizeof *ctx);
   ctx->default_blk = LW_NONE;
@@ -288,11 +294,15 @@ static void switch_stmt(lw_fn *fn, CXCursor s) {
   t->n_succ = ctx->n + 1;
   t->succ = lw_alloc(fn->u, t->n_succ * sizeof *t->succ);
   t->case_values = ctx->n ? lw_alloc(fn->u, ctx->n * sizeof *t->case_values) : NULL;
+  if (!t->succ || (ctx->n && !t->case_values)) { /* out of memory: the unit fails */
+    t->n_cases = t->n_succ = 0;
+    ctx->n = 0;
+  }
   for (uint32_t k = 0; k < ctx->n; k++) {
     t->case_values[k] = ctx->cases[k].value;
     t->succ[k] = ctx->cases[k].blk;
   }
-  t->succ[ctx->n] = ctx->default_blk != LW_NONE ? ctx->default_blk : exit;
+  if (t->succ) t->succ[ctx->n] = ctx->default_blk != LW_NONE ? ctx->default_blk : exit;
   free(ctx->cases);
   ctx->cases = NULL;
   lw_set_cur(fn, exit);
@@ -301,6 +311,7 @@ static void switch_stmt(lw_fn *fn, CXCursor s) {
 static void add_case(lw_fn *fn, int64_t value, uint32_t blk) {
   lw_switch *ctx = &fn->switches[fn->n_switches - 1];
   ctx->cases = lw_grow(fn->u, ctx->cases, &ctx->cap, ctx->n + 1, sizeof *ctx->cases);
+  if (ctx->n >= ctx->cap) return; /* out of memory: the unit fails */
   ctx->cases[ctx->n].value = value;
   ctx->cases[ctx->n].blk = blk;
   ctx->n++;

@@ -25,37 +25,40 @@ uintptr_t tc_lower_stack_floor(void) {
 }
 
 int lw_too_deep(const lw_fn *fn) {
-  if (fn->depth >= LW_MAX_DEPTH) return 1;
+  if (fn->depth >= LW_MAX_DEPTH || fn->u->oom) return 1; /* out of memory: stop descending */
   uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
   return fn->u->stack_floor && sp < fn->u->stack_floor;
 }
 
 /* ---- memory ---- */
 
-static void out_of_memory(void) {
-  fputs("tagcheck: out of memory\n", stderr);
-  exit(3);
+/* Out of memory, the unit fails (tc_lower_tu returns -1, the caller reports the unit as not
+   analyzed) and the process goes on: nothing here exits. */
+
+/* Whether this allocation is one a test asks to fail (tc_lower_opts.fail_alloc_after). */
+static int injected_failure(lw_unit *u) {
+  unsigned long after = u->opts ? u->opts->fail_alloc_after : 0;
+  return after && ++u->n_allocs > after;
 }
 
 void *lw_grow(lw_unit *u, void *arr, uint32_t *cap, uint32_t need, size_t elem) {
   if (need <= *cap && arr) return arr;
   uint32_t c = *cap ? *cap : 8;
-  while (c < need) c *= 2;
-  void *r = realloc(arr, (size_t)c * elem);
+  while (c < need && c <= UINT32_MAX / 2) c *= 2;
+  void *r = c >= need && (size_t)c <= SIZE_MAX / elem && !injected_failure(u)
+                ? realloc(arr, (size_t)c * elem)
+                : NULL;
   if (!r) {
     u->oom = 1;
-    out_of_memory();
+    return arr;
   }
   *cap = c;
   return r;
 }
 
 void *lw_alloc(lw_unit *u, size_t bytes) {
-  void *r = tc_arena_alloc(u->prog, bytes);
-  if (!r) {
-    u->oom = 1;
-    out_of_memory();
-  }
+  void *r = injected_failure(u) ? NULL : tc_arena_alloc(u->prog, bytes);
+  if (!r) u->oom = 1;
   return r;
 }
 
@@ -214,12 +217,19 @@ static tc_type compute_type(lw_unit *u, CXType t) {
 tc_type lw_type(lw_unit *u, CXType t) {
   if (t.kind == CXType_Invalid) return (tc_type){0};
   uint32_t *slot = lw_pmap_put(&u->types, t.data[0], (const void *)(uintptr_t)t.kind);
-  if (!slot) out_of_memory();
+  if (!slot) {
+    u->oom = 1;
+    return (tc_type){0};
+  }
   if (*slot != LW_NONE) return u->type_vals[*slot];
   uint32_t idx = u->n_type_vals;
   *slot = idx; /* set before compute_type: it does not touch the map */
   tc_type ty = compute_type(u, t);
   u->type_vals = lw_grow(u, u->type_vals, &u->cap_type_vals, idx + 1, sizeof *u->type_vals);
+  if (idx >= u->cap_type_vals) { /* out of memory: not cached */
+    *slot = LW_NONE;
+    return ty;
+  }
   u->type_vals[idx] = ty;
   u->n_type_vals = idx + 1;
   return ty;
@@ -244,6 +254,10 @@ static enum CXVisitorResult collect_field(CXCursor c, CXClientData data) {
     return CXVisit_Continue;
   }
   fc->v = lw_grow(fc->u, fc->v, &fc->cap, fc->n + 1, sizeof *fc->v);
+  if (fc->n >= fc->cap) {
+    clang_disposeString(s);
+    return CXVisit_Break;
+  }
   lw_field *f = &fc->v[fc->n++];
   f->name = unnamed ? 0 : tc_intern(fc->u->prog, name);
   f->type = clang_getCursorType(c);
@@ -257,20 +271,26 @@ const lw_record *lw_record_of(lw_unit *u, CXType t) {
   if (c.kind != CXType_Record) return NULL;
   CXCursor decl = clang_getTypeDeclaration(c);
   uint32_t *slot = lw_pmap_put(&u->records, decl.data[0], decl.data[1]);
-  if (!slot) out_of_memory();
+  if (!slot) {
+    u->oom = 1;
+    return NULL;
+  }
   if (*slot != LW_NONE) return &u->record_vals[*slot];
   field_collect fc = {u, NULL, 0, 0};
   clang_Type_visitFields(c, collect_field, &fc);
   uint32_t idx = u->n_record_vals;
   u->record_vals = lw_grow(u, u->record_vals, &u->cap_record_vals, idx + 1,
                            sizeof *u->record_vals);
+  if (idx >= u->cap_record_vals) {
+    free(fc.v);
+    return NULL;
+  }
   lw_record *r = &u->record_vals[idx];
   r->n_fields = fc.n;
   r->fields = NULL;
-  if (fc.n) {
-    r->fields = lw_alloc(u, fc.n * sizeof *r->fields);
+  if (fc.n && (r->fields = lw_alloc(u, fc.n * sizeof *r->fields)) != NULL)
     memcpy(r->fields, fc.v, fc.n * sizeof *r->fields);
-  }
+  if (!r->fields) r->n_fields = 0;
   free(fc.v);
   r->is_union = clang_getCursorKind(decl) == CXCursor_UnionDecl;
   u->n_record_vals = idx + 1;
@@ -331,11 +351,15 @@ static tc_sym file_path_sym(lw_unit *u, CXFile f) {
 
 static const lw_file *file_of(lw_unit *u, CXFile f) {
   uint32_t *slot = lw_pmap_put(&u->files, f, NULL);
-  if (!slot) out_of_memory();
+  if (!slot) {
+    u->oom = 1;
+    return &u->no_file;
+  }
   if (*slot != LW_NONE) return &u->file_vals[*slot];
   uint32_t idx = u->n_file_vals;
-  *slot = idx;
   u->file_vals = lw_grow(u, u->file_vals, &u->cap_file_vals, idx + 1, sizeof *u->file_vals);
+  if (idx >= u->cap_file_vals) return &u->no_file;
+  *slot = idx;
   lw_file *lf = &u->file_vals[idx];
   lf->path = file_path_sym(u, f);
   lf->size = 0;
@@ -452,7 +476,10 @@ static tc_sym qualified_usr(lw_unit *u, CXCursor decl, const char *usr) {
   if (strlen(base) != seg || strncmp(base, usr + 2, seg) != 0) return tc_intern(u->prog, usr);
   size_t n = 2 + strlen(path) + strlen(at) + 1;
   char *q = malloc(n);
-  if (!q) out_of_memory();
+  if (!q) {
+    u->oom = 1;
+    return 0;
+  }
   snprintf(q, n, "c:%s%s", path, at);
   tc_sym r = tc_intern(u->prog, q);
   free(q);
@@ -461,7 +488,10 @@ static tc_sym qualified_usr(lw_unit *u, CXCursor decl, const char *usr) {
 
 tc_sym lw_decl_usr(lw_unit *u, CXCursor decl) {
   lw_cmap_entry *e = lw_cmap_put(&u->decls, decl, NULL);
-  if (!e) out_of_memory();
+  if (!e) {
+    u->oom = 1;
+    return 0;
+  }
   if (e->value & DECL_USR) return e->sym;
   CXString s = clang_getCursorUSR(decl);
   const char *str = clang_getCString(s);
@@ -528,7 +558,10 @@ static int compute_noreturn(lw_unit *u, CXCursor decl) {
 
 int lw_is_noreturn(lw_unit *u, CXCursor decl) {
   lw_cmap_entry *e = lw_cmap_put(&u->decls, decl, NULL);
-  if (!e) out_of_memory();
+  if (!e) {
+    u->oom = 1;
+    return 0;
+  }
   if (e->value & DECL_NR_KNOWN) return (e->value & DECL_NR) != 0;
   int nr = compute_noreturn(u, decl); /* does not touch u->decls */
   e->value |= DECL_NR_KNOWN | (nr ? DECL_NR : 0);

@@ -188,8 +188,19 @@ int tc_parse_unit(tc_parser *p, const tc_compile_cmd *cmd, const tc_unsaved_file
     p->stack_floor = tc_lower_stack_floor();
     p->have_floor = 1;
   }
-  tc_lower_opts opts = {cmd->directory, p->stack_floor};
-  if (!out->prog || tc_lower_tu(out->prog, tu, cmd->file, &opts) != 0) rc = -1;
+  tc_lower_opts opts = {cmd->directory, p->stack_floor, 0};
+  if (!out->prog || tc_lower_tu(out->prog, tu, cmd->file, &opts) != 0) {
+    /* Out of memory in this unit: it alone fails (reported as not analyzed), the run and the
+       language server go on. Only when even the reason cannot be kept is it an error. */
+    tc_program_free(out->prog);
+    out->prog = NULL;
+    free(out->failure);
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s: out of memory while lowering the unit", cmd->file);
+    out->failure = strdup(buf);
+    if (!out->failure) rc = -1;
+    want_deps = 0;
+  }
   if (rc == 0 && out->failure && out->prog->n_units) out->prog->units[0].parse_failed = 1;
   if (rc == 0 && want_deps) {
     deps_ctx dc = {cmd->directory, NULL, 0, 0, 0};

@@ -255,26 +255,25 @@ static const tc_unsaved_file *unsaved_of(const tc_unsaved_file *u, size_t n, con
    what the user sees, so decide again from it (a comment just typed suppresses, one just
    deleted no longer does). */
 static void resuppress_unsaved(tc_report *r, const tc_unsaved_file *unsaved, size_t n_unsaved) {
+  tc_suppressions sup = {NULL, 0, 0};
+  const tc_unsaved_file *scanned = NULL; /* the document sup was read from */
   for (size_t i = 0; i < r->n_diags; i++) {
     tc_diag *d = &r->diags[i];
     const tc_unsaved_file *u = d->loc.file ? unsaved_of(unsaved, n_unsaved, d->loc.file) : NULL;
     if (!u) continue;
-    tc_lsp_lines lines;
-    if (tc_lsp_lines_init(&lines, u->text, u->len) != 0) continue;
-    int suppressed = 0;
-    char *why = NULL;
-    for (unsigned l = d->loc.line; !suppressed && l + 1 >= d->loc.line && l >= 1; l--) {
-      if (l > lines.n) continue;
-      const char *text = u->text + lines.starts[l - 1];
-      size_t len = lines.ends[l - 1] - lines.starts[l - 1];
-      suppressed = tc_suppression_match(text, len, d->rule_id, &why) == 1;
+    if (u != scanned) {
+      tc_suppressions_free(&sup);
+      scanned = NULL;
+      if (tc_suppressions_scan(u->text, u->len, &sup) != 0) continue;
+      scanned = u;
     }
-    tc_lsp_lines_free(&lines);
-    d->suppressed = suppressed;
+    const tc_suppression *s = tc_suppressions_find(&sup, d->loc.line, d->rule_id);
+    char *why = s ? strdup(s->justification) : NULL;
+    d->suppressed = why != NULL;
     free(d->suppression_text);
-    d->suppression_text = suppressed ? why : NULL;
-    if (!suppressed) free(why);
+    d->suppression_text = why;
   }
+  tc_suppressions_free(&sup);
 }
 
 /* The entry of db whose file shares the longest folder prefix with path (clangd's guess for

@@ -13,18 +13,20 @@
 typedef struct baseline_set {
   const char **fps; /* borrowed from the parsed log */
   size_t n;
-  tc_fingerprint *current; /* the report's fingerprints, by diag index */
 } baseline_set;
 
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* A finding is known when the baseline has its fingerprint. Fingerprints number the
+   occurrences of one key (the same call text twice in a function), so a baseline with two
+   occurrences hides two findings, never a third: matching counts occurrences. */
 static int keep_new(const tc_diag *d, size_t index, void *p) {
-  (void)d;
+  (void)index;
   baseline_set *s = p;
-  if (s->n == 0) return 1;
-  const char *key = s->current[index];
+  if (s->n == 0 || !d->fingerprint) return 1;
+  const char *key = d->fingerprint;
   return bsearch(&key, s->fps, s->n, sizeof *s->fps, cmp_str) == NULL;
 }
 
@@ -75,17 +77,12 @@ int tc_apply_baseline(tc_report *r, const char *baseline_path, const tc_options 
   if (err_len) err[0] = '\0';
   if (!baseline_path || !*baseline_path) return 0;
   int rc = -1;
-  baseline_set s = {NULL, 0, NULL};
-  tc_source_cache sc;
-  tc_source_cache_init(&sc);
-  char *root = NULL;
+  baseline_set s = {NULL, 0};
   cJSON *log = tc_json_read_file(baseline_path, NULL, err, err_len);
   if (!log || collect(log, baseline_path, &s, err, err_len) != 0) goto done;
-  /* Fingerprints are those of the sorted, de-duplicated report (as the SARIF writer sees it). */
-  tc_report_sort(r);
-  root = tc_root_dir(o);
-  s.current = calloc(r->n_diags ? r->n_diags : 1, sizeof *s.current);
-  if (!s.current || tc_fingerprints(r, root ? root : "/", &sc, s.current) != 0) {
+  /* Fingerprints are those of the whole report (fixed before any filter, kept by the writers):
+     a new finding never inherits the number of a known one that the baseline drops. */
+  if (tc_report_fix_fingerprints(r, o) != 0) {
     snprintf(err, err_len, "%s: out of memory", baseline_path);
     goto done;
   }
@@ -94,9 +91,6 @@ int tc_apply_baseline(tc_report *r, const char *baseline_path, const tc_options 
   rc = 0;
 done:
   free(s.fps);
-  free(s.current);
-  free(root);
-  tc_source_cache_free(&sc);
   cJSON_Delete(log);
   return rc;
 }

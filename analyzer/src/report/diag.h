@@ -35,6 +35,9 @@ typedef struct tc_diag {
   size_t n_notes;
   int suppressed;   /* a suppression comment names this rule on this line or the one before */
   char *suppression_text; /* the comment, when suppressed */
+  char *fingerprint; /* fixed on the whole report before any finding is filtered out
+                        (tc_report_fix_fingerprints), so that dropping one (a baseline, an
+                        exclude) never renumbers the others; NULL until then */
 } tc_diag;
 
 /* A translation unit that could not be analyzed (exit status 3). */

@@ -73,5 +73,29 @@ int tc_fingerprints(const tc_report *r, const char *root_dir, tc_source_cache *s
     dt_fingerprint_format(h, occurrence, out[keys[i].index]);
   }
   free(keys);
+  for (size_t i = 0; i < r->n_diags; i++)
+    if (r->diags[i].fingerprint)
+      snprintf(out[i], sizeof out[i], "%s", r->diags[i].fingerprint);
   return 0;
+}
+
+int tc_report_fix_fingerprints(tc_report *r, const tc_options *o) {
+  size_t missing = 0;
+  for (size_t i = 0; i < r->n_diags; i++) missing += r->diags[i].fingerprint == NULL;
+  if (missing == 0) return 0;
+  tc_report_sort(r);
+  int rc = -1;
+  tc_source_cache sc;
+  tc_source_cache_init(&sc);
+  char *root = tc_root_dir(o);
+  tc_fingerprint *fps = calloc(r->n_diags, sizeof *fps);
+  if (fps && tc_fingerprints(r, root ? root : "/", &sc, fps) == 0) {
+    rc = 0;
+    for (size_t i = 0; i < r->n_diags && rc == 0; i++)
+      if (!r->diags[i].fingerprint && !(r->diags[i].fingerprint = strdup(fps[i]))) rc = -1;
+  }
+  free(fps);
+  free(root);
+  tc_source_cache_free(&sc);
+  return rc;
 }

@@ -1,7 +1,10 @@
-/* analyzer/src/report/glob.c — the path glob matcher of glob.h (recursive, backtracking; the
- * patterns and paths it sees are short). */
+/* analyzer/src/report/glob.c — the path glob matcher of glob.h. The pattern is run as a
+ * nondeterministic automaton over the path, one byte at a time, with the set of pattern
+ * positions still alive: time is bounded by pattern length × path length whatever the stars
+ * ("*a*a*a*a*b" against a long run of "a" was exponential with backtracking). */
 #include "report/glob.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Matches a class "[...]" at *pp against c; advances *pp past it. -1: not a valid class
@@ -26,49 +29,106 @@ static int match_class(const char **pp, char c) {
   return hit != negate;
 }
 
-int tc_glob_match(const char *p, const char *s) {
-  while (*p) {
-    if (p[0] == '*' && p[1] == '*') {
-      p += 2;
-      if (*p == '/') {
-        /* "**" "/": zero or more whole directories. */
-        p++;
-        if (tc_glob_match(p, s)) return 1;
-        for (; *s; s++)
-          if (*s == '/' && tc_glob_match(p, s + 1)) return 1;
-        return 0;
-      }
-      for (;; s++) {
-        if (tc_glob_match(p, s)) return 1;
-        if (!*s) return 0;
-      }
-    }
-    if (*p == '*') {
-      p++;
-      for (;; s++) {
-        if (tc_glob_match(p, s)) return 1;
-        if (!*s || *s == '/') return 0;
-      }
-    }
-    if (!*s) return 0;
-    if (*p == '?') {
-      if (*s == '/') return 0;
-      p++, s++;
-      continue;
-    }
-    if (*p == '[') {
-      const char *q = p;
-      int m = *s == '/' ? 0 : match_class(&q, *s);
-      if (m == 0) return 0;
-      if (m == 1) {
-        p = q, s++;
+typedef enum glob_op {
+  GLOB_END,         /* the whole pattern matched */
+  GLOB_STAR,        /* "*": any bytes but '/' */
+  GLOB_STARSTAR,    /* "**": any bytes */
+  GLOB_DIRS,        /* "**" "/": zero or more whole directories */
+  GLOB_ONE          /* one byte: literal, '?', class */
+} glob_op;
+
+/* What the pattern asks for at offset at; *next is the offset after it. */
+static glob_op op_at(const char *pat, size_t at, size_t *next) {
+  const char *p = pat + at;
+  if (!*p) return *next = at, GLOB_END;
+  if (p[0] == '*' && p[1] == '*') {
+    if (p[2] == '/') return *next = at + 3, GLOB_DIRS;
+    return *next = at + 2, GLOB_STARSTAR;
+  }
+  if (*p == '*') return *next = at + 1, GLOB_STAR;
+  *next = at + 1;
+  if (*p == '[') {
+    const char *q = p;
+    if (match_class(&q, 'a') >= 0) *next = (size_t)(q - pat);
+  } else if (*p == '\\' && p[1]) {
+    *next = at + 2;
+  }
+  return GLOB_ONE;
+}
+
+/* Does the single-byte element at offset at accept c? */
+static int one_accepts(const char *pat, size_t at, char c) {
+  const char *p = pat + at;
+  if (*p == '?') return c != '/';
+  if (*p == '[') {
+    const char *q = p;
+    int m = match_class(&q, c);
+    if (m >= 0) return c != '/' && m == 1;
+  }
+  if (*p == '\\' && p[1]) p++;
+  return *p == c;
+}
+
+/* The live set holds, per pattern offset, 0, LIVE, or INSIDE_DIRS at the '/' of a "**" "/"
+   that has read at least one byte: unlike its start, it can no longer match zero directories,
+   only go on or end after a '/'. */
+#define LIVE 1
+#define INSIDE_DIRS 2
+
+/* Adds offset at to the live set, with everything reachable from it without reading a byte
+   (a star matching nothing). */
+static void add_state(const char *pat, unsigned char *live, size_t at) {
+  while (!live[at]) {
+    live[at] = LIVE;
+    size_t next;
+    glob_op op = op_at(pat, at, &next);
+    if (op != GLOB_STAR && op != GLOB_STARSTAR && op != GLOB_DIRS) return;
+    at = next;
+  }
+}
+
+int tc_glob_match(const char *pat, const char *s) {
+  size_t n = strlen(pat) + 1;
+  unsigned char *cur = calloc(2 * n, 1);
+  if (!cur) return 0; /* out of memory: nothing is excluded */
+  unsigned char *nxt = cur + n;
+  add_state(pat, cur, 0);
+  for (; *s; s++) {
+    memset(nxt, 0, n);
+    int any = 0;
+    for (size_t at = 0; at < n; at++) {
+      if (!cur[at]) continue;
+      if (cur[at] == INSIDE_DIRS) { /* within "**" "/": any byte; a '/' may end it */
+        nxt[at] = INSIDE_DIRS, any = 1;
+        if (*s == '/') add_state(pat, nxt, at + 1);
         continue;
       }
-      /* not a class: a literal '[' */
+      size_t next;
+      switch (op_at(pat, at, &next)) {
+      case GLOB_END:
+        break;
+      case GLOB_STAR:
+        if (*s != '/') add_state(pat, nxt, at), any = 1;
+        break;
+      case GLOB_STARSTAR:
+        add_state(pat, nxt, at), any = 1;
+        break;
+      case GLOB_DIRS:
+        nxt[next - 1] = INSIDE_DIRS, any = 1;
+        if (*s == '/') add_state(pat, nxt, next);
+        break;
+      case GLOB_ONE:
+        if (one_accepts(pat, at, *s)) add_state(pat, nxt, next), any = 1;
+        break;
+      }
     }
-    if (*p == '\\' && p[1]) p++;
-    if (*p != *s) return 0;
-    p++, s++;
+    unsigned char *t = cur;
+    cur = nxt;
+    nxt = t;
+    if (!any) break;
   }
-  return *s == '\0';
+  size_t end = n - 1;
+  int matched = !*s && cur[end];
+  free(cur < nxt ? cur : nxt);
+  return matched;
 }

@@ -26,6 +26,7 @@ static void diag_free(tc_diag *d) {
   }
   free(d->notes);
   free(d->suppression_text);
+  free(d->fingerprint);
   memset(d, 0, sizeof *d);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/fingerprint.h"
 #include "report/glob.h"
 #include "report/output.h"
 #include "report/report_internal.h"
@@ -70,6 +71,9 @@ static int keep_diag(const tc_diag *d, size_t index, void *p) {
 
 void tc_apply_rule_settings(tc_report *r, const tc_options *o) {
   if (!o) return;
+  /* Before anything is dropped: a disabled rule or an excluded file must not renumber the
+     fingerprints of the findings that stay (out of memory: the writers compute them). */
+  (void)tc_report_fix_fingerprints(r, o);
   settings_ctx c = {o, NULL, 0};
   tc_report_filter(r, keep_diag, &c);
   free(c.last_file);

@@ -101,3 +101,12 @@ int tc_source_line(tc_source_cache *c, const char *path, unsigned line, const ch
   *len = end - start;
   return 0;
 }
+
+int tc_source_text(tc_source_cache *c, const char *path, const char **data, size_t *size) {
+  if (!path || !*path) return -1;
+  tc_source_file *sf = lookup(c, path);
+  if (!sf || !sf->data) return -1;
+  *data = sf->data;
+  *size = sf->size;
+  return 0;
+}

@@ -28,4 +28,8 @@ void tc_source_cache_free(tc_source_cache *c);
 int tc_source_line(tc_source_cache *c, const char *path, unsigned line, const char **text,
                    size_t *len);
 
+/* Points *data at the whole of path (NUL-terminated) and sets *size. Returns 0, or -1 when the
+   file cannot be read. */
+int tc_source_text(tc_source_cache *c, const char *path, const char **data, size_t *size);
+
 #endif /* TC_SOURCE_H */

@@ -1,11 +1,12 @@
 /* analyzer/src/report/suppress.c — suppression comments (suppress.h) and
- * tc_apply_suppressions (output.h): a finding is suppressed by a comment naming its rule on
- * its own line or on the line before. */
+ * tc_apply_suppressions (output.h): a finding is suppressed by a comment naming its rule that
+ * covers its line. */
 #include "report/suppress.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/comments.h"
 #include "report/output.h"
 #include "report/source.h"
 
@@ -13,109 +14,184 @@
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-/* Is position `at` of the line inside a comment? A "//" or "/" "*" before it, or a line that
-   continues a block comment (" * …"). String literals are not tracked: a marker inside a
-   string that follows a comment opener on the same line is rare enough. */
-static int in_comment(const char *line, size_t at) {
-  for (size_t i = 0; i + 1 < at; i++)
-    if (line[i] == '/' && (line[i + 1] == '/' || line[i + 1] == '*')) return 1;
-  size_t i = 0;
-  while (i < at && is_space(line[i])) i++;
-  return i < at && line[i] == '*';
-}
-
-static const char *find_marker(const char *s, size_t len, size_t from, size_t *pos) {
-  size_t m = strlen(TC_SUPPRESS_MARKER);
-  for (size_t i = from; i + m <= len; i++) {
-    if (memcmp(s + i, TC_SUPPRESS_MARKER, m) == 0) {
-      *pos = i;
-      return s + i;
-    }
-  }
-  return NULL;
-}
-
-/* Parses "ignore[...]" at line[i..len); on success sets the list bounds and the index after
+/* Parses "ignore[...]" at s[i..end); on success sets the list bounds and the index after
    ']'. */
-static int parse_ignore(const char *line, size_t len, size_t i, size_t *list_start,
+static int parse_ignore(const char *s, size_t end, size_t i, size_t *list_start,
                         size_t *list_end, size_t *after) {
-  while (i < len && is_space(line[i])) i++;
-  if (len - i < 6 || memcmp(line + i, "ignore", 6) != 0) return 0;
+  while (i < end && is_space(s[i])) i++;
+  if (end - i < 6 || memcmp(s + i, "ignore", 6) != 0) return 0;
   i += 6;
-  while (i < len && is_space(line[i])) i++;
-  if (i >= len || line[i] != '[') return 0;
+  while (i < end && is_space(s[i])) i++;
+  if (i >= end || s[i] != '[') return 0;
   *list_start = ++i;
-  while (i < len && line[i] != ']') i++;
-  if (i >= len) return 0;
+  while (i < end && s[i] != ']' && s[i] != '\n') i++;
+  if (i >= end || s[i] != ']') return 0;
   *list_end = i;
   *after = i + 1;
   return 1;
 }
 
-static int list_names(const char *line, size_t start, size_t end, const char *rule_id) {
-  size_t rlen = strlen(rule_id);
-  size_t i = start;
-  while (i < end) {
-    size_t j = i;
-    while (j < end && line[j] != ',') j++;
-    size_t a = i, b = j;
-    while (a < b && is_space(line[a])) a++;
-    while (b > a && is_space(line[b - 1])) b--;
-    if ((b - a == 1 && line[a] == '*') || (b - a == rlen && memcmp(line + a, rule_id, rlen) == 0))
-      return 1;
-    i = j + 1;
+/* The rest of the marker's line within the comment, trimmed. */
+static char *justification_text(const char *s, size_t from, size_t end) {
+  size_t a = from, b = from;
+  while (b < end && s[b] != '\n') b++;
+  while (a < b && (is_space(s[a]) || s[a] == ':' || s[a] == '-')) a++;
+  while (b > a && is_space(s[b - 1])) b--;
+  return strndup(s + a, b - a);
+}
+
+static int add(tc_suppressions *out, unsigned line, char *rules, char *why) {
+  if (!rules || !why) goto oom;
+  if (out->n == out->cap) {
+    size_t cap = out->cap ? out->cap * 2 : 16;
+    tc_suppression *p = realloc(out->items, cap * sizeof *p);
+    if (!p) goto oom;
+    out->items = p;
+    out->cap = cap;
   }
+  out->items[out->n++] = (tc_suppression){line, rules, why};
   return 0;
+oom:
+  free(rules);
+  free(why);
+  return -1;
 }
 
-static char *justification_text(const char *line, size_t from, size_t len) {
-  size_t a = from, b = len;
-  const char *close = NULL;
-  for (size_t i = a; i + 1 < b; i++) {
-    if (line[i] == '*' && line[i + 1] == '/') {
-      close = line + i;
-      break;
-    }
-  }
-  if (close) b = (size_t)(close - line);
-  while (a < b && (is_space(line[a]) || line[a] == ':' || line[a] == '-')) a++;
-  while (b > a && is_space(line[b - 1])) b--;
-  return strndup(line + a, b - a);
+/* The line a marker at line `at` of comment c covers: its own when that line holds code (a
+   trailing or leading comment), else the comment's last line when code follows the comment
+   there, else the line after the comment. */
+static unsigned covered_line(const tc_comment_map *m, const tc_comment *c, unsigned at) {
+  if (tc_comments_line_has_code(m, at)) return at;
+  if (tc_comments_line_has_code(m, c->last_line)) return c->last_line;
+  return c->last_line + 1;
 }
 
-int tc_suppression_match(const char *line, size_t len, const char *rule_id, char **justification) {
-  size_t from = 0, pos;
-  while (find_marker(line, len, from, &pos)) {
+static int scan_comment(const char *text, const tc_comment_map *m, const tc_comment *c,
+                        tc_suppressions *out) {
+  size_t mlen = strlen(TC_SUPPRESS_MARKER);
+  unsigned line = c->first_line;
+  size_t counted = c->start; /* newlines before this offset are in `line` */
+  for (size_t i = c->body_start; i + mlen <= c->body_end; i++) {
+    if (memcmp(text + i, TC_SUPPRESS_MARKER, mlen) != 0) continue;
+    for (; counted < i; counted++) line += text[counted] == '\n';
     size_t ls, le, after;
-    if (in_comment(line, pos) &&
-        parse_ignore(line, len, pos + strlen(TC_SUPPRESS_MARKER), &ls, &le, &after) &&
-        list_names(line, ls, le, rule_id)) {
-      *justification = justification_text(line, after, len);
-      return *justification ? 1 : -1;
-    }
-    from = pos + 1;
+    if (!parse_ignore(text, c->body_end, i + mlen, &ls, &le, &after)) continue;
+    if (add(out, covered_line(m, c, line), strndup(text + ls, le - ls),
+            justification_text(text, after, c->body_end)) != 0)
+      return -1;
+    i = after - 1;
   }
   return 0;
 }
 
-static int suppressed_by_line(tc_source_cache *sc, tc_diag *d, unsigned line) {
-  const char *text;
-  size_t len;
-  if (line == 0 || tc_source_line(sc, d->loc.file, line, &text, &len) != 0) return 0;
-  char *why = NULL;
-  if (tc_suppression_match(text, len, d->rule_id, &why) != 1) return 0;
-  free(d->suppression_text);
-  d->suppression_text = why;
-  d->suppressed = 1;
-  return 1;
+static int cmp_line(const void *pa, const void *pb) {
+  const tc_suppression *a = pa, *b = pb;
+  return (a->line > b->line) - (a->line < b->line);
+}
+
+int tc_suppressions_scan(const char *text, size_t len, tc_suppressions *out) {
+  memset(out, 0, sizeof *out);
+  tc_comment_map m;
+  if (tc_comments_scan(text, len, &m) != 0) return -1;
+  int rc = 0;
+  for (size_t i = 0; i < m.n && rc == 0; i++) {
+    rc = scan_comment(text, &m, &m.comments[i], out);
+  }
+  tc_comments_free(&m);
+  if (rc != 0) {
+    tc_suppressions_free(out);
+    return -1;
+  }
+  /* in file order already but for a comment covering the line after it, which a trailing
+     comment on that line may precede in the list */
+  if (out->n > 1) qsort(out->items, out->n, sizeof *out->items, cmp_line);
+  return 0;
+}
+
+void tc_suppressions_free(tc_suppressions *s) {
+  for (size_t i = 0; i < s->n; i++) {
+    free(s->items[i].rules);
+    free(s->items[i].justification);
+  }
+  free(s->items);
+  memset(s, 0, sizeof *s);
+}
+
+static int list_names(const char *list, const char *rule_id) {
+  size_t rlen = strlen(rule_id);
+  const char *p = list;
+  for (;;) {
+    const char *e = strchr(p, ',');
+    const char *a = p, *b = e ? e : p + strlen(p);
+    while (a < b && is_space(*a)) a++;
+    while (b > a && is_space(b[-1])) b--;
+    if ((b - a == 1 && *a == '*') || ((size_t)(b - a) == rlen && memcmp(a, rule_id, rlen) == 0))
+      return 1;
+    if (!e) return 0;
+    p = e + 1;
+  }
+}
+
+const tc_suppression *tc_suppressions_find(const tc_suppressions *s, unsigned line,
+                                           const char *rule_id) {
+  size_t lo = 0, hi = s->n;
+  while (lo < hi) { /* the first item at or after line */
+    size_t mid = lo + (hi - lo) / 2;
+    if (s->items[mid].line < line) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i < s->n && s->items[i].line == line; i++)
+    if (list_names(s->items[i].rules, rule_id)) return &s->items[i];
+  return NULL;
+}
+
+typedef struct diag_ref {
+  const char *file;
+  size_t index;
+} diag_ref;
+
+static int cmp_diag_ref(const void *pa, const void *pb) {
+  const diag_ref *a = pa, *b = pb;
+  int c = strcmp(a->file, b->file);
+  return c ? c : (a->index > b->index) - (a->index < b->index);
 }
 
 void tc_apply_suppressions(tc_report *r) {
+  if (r->n_diags == 0) return;
+  /* file by file, so that each file is read and scanned once whatever the report's order */
+  diag_ref *order = malloc(r->n_diags * sizeof *order);
+  if (!order) return;
+  for (size_t i = 0; i < r->n_diags; i++)
+    order[i] = (diag_ref){r->diags[i].loc.file ? r->diags[i].loc.file : "", i};
+  qsort(order, r->n_diags, sizeof *order, cmp_diag_ref);
   tc_source_cache sc;
   tc_source_cache_init(&sc);
-  for (size_t i = 0; i < r->n_diags; i++) {
-    tc_diag *d = &r->diags[i];
-    if (!suppressed_by_line(&sc, d, d->loc.line)) suppressed_by_line(&sc, d, d->loc.line - 1);
+  tc_suppressions sup = {NULL, 0, 0};
+  const char *scanned = NULL; /* the file sup was read from */
+  for (size_t k = 0; k < r->n_diags; k++) {
+    tc_diag *d = &r->diags[order[k].index];
+    if (!d->loc.file || !*d->loc.file) continue;
+    if (!scanned || strcmp(scanned, d->loc.file) != 0) {
+      tc_suppressions_free(&sup);
+      scanned = d->loc.file;
+      const char *text;
+      size_t len;
+      /* each file is read once: the cache drops it when the next one is read */
+      tc_source_cache_free(&sc);
+      tc_source_cache_init(&sc);
+      if (tc_source_text(&sc, d->loc.file, &text, &len) != 0 ||
+          tc_suppressions_scan(text, len, &sup) != 0)
+        continue;
+    }
+    const tc_suppression *s = tc_suppressions_find(&sup, d->loc.line, d->rule_id);
+    if (!s) continue;
+    char *why = strdup(s->justification);
+    if (!why) continue;
+    free(d->suppression_text);
+    d->suppression_text = why;
+    d->suppressed = 1;
   }
+  tc_suppressions_free(&sup);
   tc_source_cache_free(&sc);
+  free(order);
 }

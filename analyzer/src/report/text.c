@@ -1,18 +1,21 @@
 /* analyzer/src/report/text.c — the default, clang-style text report: one line per finding
  * ("file:line:col: error: message [rule-id]"), the source line with a caret under the column
  * and tildes under the rest of the call, then the notes that trace the tags the same way.
+ * Everything from sources, paths and rules files is escaped for the terminal (terminal.h).
  * Writers only format into `out`: the summary on stderr is the driver's (unless -q). */
 #include <stdio.h>
 #include <string.h>
 
 #include "report/source.h"
+#include "report/terminal.h"
 #include "report/writers.h"
 
 /* Lines longer than this are not echoed (minified or generated code). */
 #define TC_TEXT_MAX_SNIPPET 4096
 
-/* Echoes the source line and a caret line under loc->col (tabs copied so that the caret lines
-   up whatever the tab width; UTF-8 continuation bytes take no column on screen). */
+/* Echoes the source line (escaped: terminal.h) and a caret line under loc->col (tabs copied
+   so that the caret lines up whatever the tab width; a UTF-8 character takes one column, an
+   escaped one the width of its escape). */
 static void write_snippet(FILE *out, tc_source_cache *sc, const tc_loc *loc) {
   const char *text;
   size_t len;
@@ -28,23 +31,26 @@ static void write_snippet(FILE *out, tc_source_cache *sc, const tc_loc *loc) {
   if (end > len) end = len;
   if (end < col + 1) end = col + 1;
 
-  fwrite(text, 1, len, out);
+  tc_term_write(out, text, len);
   fputc('\n', out);
-  for (size_t i = 0; i < col; i++) {
-    unsigned char c = (unsigned char)text[i];
-    if ((c & 0xC0) == 0x80) continue;
-    fputc(c == '\t' ? '\t' : ' ', out);
+  size_t i = 0;
+  int caret = 0;
+  while (i < len && i < end) {
+    char esc[TC_TERM_ESC_MAX];
+    size_t n = tc_term_char(text + i, len - i, esc);
+    size_t width = esc[0] ? strlen(esc) : 1;
+    for (size_t w = 0; w < width; w++) {
+      if (i < col) fputc(text[i] == '\t' ? '\t' : ' ', out);
+      else fputc(caret++ ? '~' : '^', out);
+    }
+    i += n;
   }
-  fputc('^', out);
-  for (size_t i = col + 1; i < end; i++) {
-    if (((unsigned char)text[i] & 0xC0) == 0x80) continue;
-    fputc('~', out);
-  }
+  if (!caret) fputc('^', out); /* the caret at the end of the line */
   fputc('\n', out);
 }
 
 static void write_position(FILE *out, const tc_loc *loc) {
-  fputs(loc->file && *loc->file ? loc->file : "<unknown>", out);
+  tc_term_puts(out, loc->file && *loc->file ? loc->file : "<unknown>");
   if (loc->line) {
     fprintf(out, ":%u", loc->line);
     if (loc->col) fprintf(out, ":%u", loc->col);
@@ -54,17 +60,26 @@ static void write_position(FILE *out, const tc_loc *loc) {
 
 static void write_diag(FILE *out, tc_source_cache *sc, const tc_diag *d) {
   write_position(out, &d->loc);
-  fprintf(out, "%s: %s [%s]", tc_level_name(d->level), d->message, d->rule_id);
+  fprintf(out, "%s: ", tc_level_name(d->level));
+  tc_term_puts(out, d->message);
+  fputs(" [", out);
+  tc_term_puts(out, d->rule_id);
+  fputc(']', out);
   if (d->suppressed) {
     fputs(" (suppressed", out);
-    if (d->suppression_text && *d->suppression_text) fprintf(out, ": %s", d->suppression_text);
+    if (d->suppression_text && *d->suppression_text) {
+      fputs(": ", out);
+      tc_term_puts(out, d->suppression_text);
+    }
     fputc(')', out);
   }
   fputc('\n', out);
   write_snippet(out, sc, &d->loc);
   for (size_t i = 0; i < d->n_notes; i++) {
     write_position(out, &d->notes[i].loc);
-    fprintf(out, "note: %s\n", d->notes[i].message);
+    fputs("note: ", out);
+    tc_term_puts(out, d->notes[i].message);
+    fputc('\n', out);
     write_snippet(out, sc, &d->notes[i].loc);
   }
 }
@@ -77,9 +92,12 @@ int tc_write_text(const tc_report *r, const tc_options *o, FILE *out) {
     if (d->suppressed && !o->show_suppressed) continue;
     write_diag(out, &sc, d);
   }
-  for (size_t i = 0; i < r->n_failures; i++)
-    fprintf(out, "%s: error: could not analyze this translation unit: %s\n",
-            r->failures[i].file, r->failures[i].reason);
+  for (size_t i = 0; i < r->n_failures; i++) {
+    tc_term_puts(out, r->failures[i].file);
+    fputs(": error: could not analyze this translation unit: ", out);
+    tc_term_puts(out, r->failures[i].reason);
+    fputc('\n', out);
+  }
   tc_source_cache_free(&sc);
   if (fflush(out) != 0 || ferror(out)) return -1;
   return 0;

@@ -130,8 +130,9 @@ static int get_int(loader *L, const cJSON *obj, const char *key, size_t where, i
                    int *out) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!v) return 0;
-  if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int)v->valuedouble || v->valueint < lo ||
-      v->valueint > hi) {
+  /* the range first: converting a double past INT_MAX to int is undefined */
+  if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi) ||
+      v->valuedouble != (double)(int)v->valuedouble) {
     fail_at(L, find_key(L->text, where, key), "\"%s\" must be an integer in [%d, %d]", key, lo,
             hi);
     return -1;
@@ -892,14 +893,42 @@ static void free_checks(tc_check *c, size_t n) {
   free(c);
 }
 
+/* ---- the index of functions by name (open addressing: index+1, 0 empty), kept up to date
+   while loading so that adding, overriding and looking up are constant time ---- */
+
+static size_t fn_slot(const tc_rules *r, const char *name) {
+  size_t h = hash_str(name) & (r->fn_index_cap - 1);
+  while (r->fn_index[h] && strcmp(r->fns[r->fn_index[h] - 1].name, name) != 0)
+    h = (h + 1) & (r->fn_index_cap - 1);
+  return h;
+}
+
+static int build_index(tc_rules *r) {
+  size_t cap = 16;
+  while (cap < r->n_fns * 2 + 2) cap *= 2;
+  size_t *idx = calloc(cap, sizeof *idx);
+  if (!idx) return -1;
+  free(r->fn_index);
+  r->fn_index = idx;
+  r->fn_index_cap = cap;
+  for (size_t i = 0; i < r->n_fns; i++) r->fn_index[fn_slot(r, r->fns[i].name)] = i + 1;
+  return 0;
+}
+
+static tc_api_fn *find_fn(tc_rules *r, const char *name) {
+  if (!r->fn_index) return NULL;
+  size_t slot = r->fn_index[fn_slot(r, name)];
+  return slot ? &r->fns[slot - 1] : NULL;
+}
+
 static tc_api_fn *new_fn(tc_rules *r, const char *name) {
-  for (size_t i = 0; i < r->n_fns; i++)
-    if (strcmp(r->fns[i].name, name) == 0) { /* a later file overrides */
-      free_checks(r->fns[i].checks, r->fns[i].n_checks);
-      r->fns[i].checks = NULL;
-      r->fns[i].n_checks = 0;
-      return &r->fns[i];
-    }
+  tc_api_fn *old = find_fn(r, name);
+  if (old) { /* a later file overrides */
+    free_checks(old->checks, old->n_checks);
+    old->checks = NULL;
+    old->n_checks = 0;
+    return old;
+  }
   if (r->n_fns == r->cap_fns) {
     size_t cap = r->cap_fns ? r->cap_fns * 2 : 64;
     tc_api_fn *nf = realloc(r->fns, cap * sizeof *nf);
@@ -907,10 +936,17 @@ static tc_api_fn *new_fn(tc_rules *r, const char *name) {
     r->fns = nf;
     r->cap_fns = cap;
   }
-  tc_api_fn *f = &r->fns[r->n_fns++];
+  tc_api_fn *f = &r->fns[r->n_fns];
   memset(f, 0, sizeof *f);
   f->name = dupstr(name);
-  return f->name ? f : NULL;
+  if (!f->name) return NULL;
+  r->n_fns++;
+  if (r->n_fns * 2 + 2 > r->fn_index_cap) {
+    if (build_index(r) != 0) return NULL; /* (puts the new function in too) */
+  } else {
+    r->fn_index[fn_slot(r, name)] = r->n_fns;
+  }
+  return f;
 }
 
 static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_effect *out) {
@@ -962,9 +998,9 @@ static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_
   return -1;
 }
 
-static int parse_fn(loader *L, const cJSON *fo, const char *section, int api) {
+/* fo is the description of one function; at is where its key is in the text. */
+static int parse_fn(loader *L, const cJSON *fo, size_t at, int api) {
   static const char *const k[] = {"params", "checks", "result", "effects", "description", NULL};
-  size_t at = locate(L, section, fo->string, NULL);
   if (!cJSON_IsObject(fo)) {
     fail_at(L, at, "function \"%s\" must be described by an object", fo->string);
     return -1;
@@ -1048,6 +1084,39 @@ static int parse_fn(loader *L, const cJSON *fo, const char *section, int api) {
   return 0;
 }
 
+typedef struct named_child {
+  const cJSON *item;
+  size_t order;
+} named_child;
+
+static int cmp_named_child(const void *pa, const void *pb) {
+  const named_child *a = pa, *b = pb;
+  int c = strcmp(a->item->string, b->item->string);
+  return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
+/* The first function (in file order) described twice in obj, or NULL; sorting the names keeps
+   this n log n for rules files of thousands of functions. -1 when out of memory. */
+static int find_repeated(const cJSON *obj, const cJSON **repeated) {
+  *repeated = NULL;
+  size_t n = 0;
+  for (const cJSON *f = obj->child; f; f = f->next) n++;
+  if (n < 2) return 0;
+  named_child *v = malloc(n * sizeof *v);
+  if (!v) return -1;
+  n = 0;
+  for (const cJSON *f = obj->child; f; f = f->next, n++) v[n] = (named_child){f, n};
+  qsort(v, n, sizeof *v, cmp_named_child);
+  size_t first = SIZE_MAX;
+  for (size_t i = 1; i < n; i++)
+    if (strcmp(v[i - 1].item->string, v[i].item->string) == 0 && v[i - 1].order < first) {
+      first = v[i - 1].order;
+      *repeated = v[i - 1].item;
+    }
+  free(v);
+  return 0;
+}
+
 static int parse_functions(loader *L, const cJSON *obj, const char *section, int api) {
   size_t where = locate(L, section, NULL);
   if (!cJSON_IsObject(obj)) {
@@ -1055,15 +1124,21 @@ static int parse_functions(loader *L, const cJSON *obj, const char *section, int
             section);
     return -1;
   }
+  const cJSON *twice;
+  if (find_repeated(obj, &twice) != 0) return -1;
+  if (twice) {
+    size_t first = locate(L, section, twice->string, NULL);
+    fail_at(L, find_key(L->text, first + 1, twice->string), "function \"%s\" described twice",
+            twice->string);
+    return -1;
+  }
+  /* The keys come in file order: each is searched from the one before (searching from the
+     section's start each time was quadratic in the number of functions). */
+  size_t at = where;
   for (const cJSON *f = obj->child; f; f = f->next) {
-    for (const cJSON *g = f->next; g; g = g->next)
-      if (strcmp(f->string, g->string) == 0) {
-        size_t first = locate(L, section, f->string, NULL);
-        fail_at(L, find_key(L->text, first + 1, f->string), "function \"%s\" described twice",
-                f->string);
-        return -1;
-      }
-    if (parse_fn(L, f, section, api)) return -1;
+    at = find_key(L->text, at, f->string);
+    if (parse_fn(L, f, at, api)) return -1;
+    at++;
   }
   return 0;
 }
@@ -1143,31 +1218,10 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
 
 /* ---------------------------------------------------------------- finishing and lookup */
 
-static int build_index(tc_rules *r) {
-  size_t cap = 16;
-  while (cap < r->n_fns * 2 + 2) cap *= 2;
-  size_t *idx = calloc(cap, sizeof *idx);
-  if (!idx) return -1;
-  for (size_t i = 0; i < r->n_fns; i++) {
-    size_t h = hash_str(r->fns[i].name) & (cap - 1);
-    while (idx[h]) h = (h + 1) & (cap - 1);
-    idx[h] = i + 1;
-  }
-  free(r->fn_index);
-  r->fn_index = idx;
-  r->fn_index_cap = cap;
-  return 0;
-}
-
 const tc_api_fn *tc_rules_find(const tc_rules *r, const char *name) {
   if (!r || !r->fn_index || !name || !name[0]) return NULL;
-  size_t h = hash_str(name) & (r->fn_index_cap - 1);
-  while (r->fn_index[h]) {
-    const tc_api_fn *f = &r->fns[r->fn_index[h] - 1];
-    if (strcmp(f->name, name) == 0) return f;
-    h = (h + 1) & (r->fn_index_cap - 1);
-  }
-  return NULL;
+  size_t slot = r->fn_index[fn_slot(r, name)];
+  return slot ? &r->fns[slot - 1] : NULL;
 }
 
 /* Adds "NAME<suffix>" twins of every API function, their arguments shifted by `leading`. */
@@ -1180,10 +1234,7 @@ static int add_twins(tc_rules *r, const twin_spec *tw) {
     char *tn = malloc(len);
     if (!tn) return -1;
     snprintf(tn, len, "%s%s", r->fns[i].name, tw->suffix);
-    int exists = 0;
-    for (size_t j = 0; j < r->n_fns; j++)
-      if (strcmp(r->fns[j].name, tn) == 0) exists = 1;
-    if (!exists) {
+    if (!find_fn(r, tn)) {
       tc_api_fn *f = new_fn(r, tn);
       if (!f) {
         free(tn);
@@ -1319,7 +1370,7 @@ static int finish(loader *L, twin_spec *tw) {
   }
   for (int i = 0; i < TC_MSG_COUNT; i++)
     if (!r->messages[i] && !(r->messages[i] = dupstr(msg_defaults[i]))) return -1;
-  if (add_twins(r, tw) || build_index(r)) return -1;
+  if (add_twins(r, tw)) return -1;
   free(r->backend_names);
   free(r->single_device);
   free(r->kind_names);
