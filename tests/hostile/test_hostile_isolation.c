@@ -2,8 +2,8 @@
  * real tagcheck binary: units that crash libclang (2,000 unary signs, deep chains) or run past
  * --unit-timeout beside a good unit (exit 3, the good unit's finding reported, the reason in
  * text, JSON and SARIF); the cache against --no-cache when a missing header appears, a new
- * header shadows one earlier on the include path, CPATH changes, rules come from a pipe; -o
- * replaced atomically when the disk is full (RLIMIT_FSIZE stands in for a full disk). */
+ * header shadows one earlier on the include path, CPATH changes, rules come from a pipe; -o and
+ * merge -o replaced atomically when the disk is full (RLIMIT_FSIZE stands in for a full disk). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,6 +298,21 @@ static void test_output_replaced_atomically(void **state) {
   assert_non_null(log);
   cJSON_Delete(log);
   free(now);
+  /* merge -o likewise */
+  char *merged = hx_fmt("%s/merged.sarif", fx->dir);
+  free(hx_write_str(fx->dir, "merged.sarif", "previous merge\n"));
+  char *mcmd = hx_fmt("ulimit -f 1; trap '' XFSZ; exec %s merge -o merged.sarif report.sarif",
+                      hx_tagcheck_path());
+  const char *margv[] = {"/bin/sh", "-c", mcmd, NULL};
+  hx_run(margv, fx->dir, 0, &r);
+  assert_int_not_equal(r.status, 0);
+  hx_assert_err_has(&r, "merged.sarif: cannot write the log");
+  hx_result_free(&r);
+  char *mkept = hx_read(merged, NULL);
+  assert_string_equal(mkept, "previous merge\n");
+  free(mkept);
+  free(mcmd);
+  free(merged);
   free(path);
   free(cmd);
 }

@@ -6,6 +6,7 @@
  * themselves, each tool keeping its own run: results stay attributed to the tool that made
  * them (a result of the runtime's log that tagcheck's already holds, same fingerprint, is
  * counted once). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "report/json_util.h"
 #include "report/output.h"
 #include "report/sarif_limits.h"
+#include "util/bytes.h"
 
 /* One merged result and its sort key, read once (comparing through cJSON lookups at every
    step of the sort made large merges slow). */
@@ -563,13 +565,26 @@ int tc_merge_main(int argc, char **argv) {
   }
   out = build(tools, n_tools);
   if (!out) goto done;
-  FILE *f = out_path && strcmp(out_path, "-") != 0 ? fopen(out_path, "w") : stdout;
+  /* -o FILE is replaced atomically: a full disk or a kill leaves the previous log whole */
+  int to_file = out_path && strcmp(out_path, "-") != 0;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = to_file ? open_memstream(&buf, &len) : stdout;
   if (!f) {
-    perror(out_path);
+    fprintf(stderr, "tagcheck merge: out of memory\n");
     goto done;
   }
   int wrc = tc_json_write(out, f);
-  if (f != stdout && fclose(f) != 0) wrc = -1;
+  if (to_file) {
+    if (fclose(f) != 0) wrc = -1;
+    if (wrc == 0 && tc_write_file_atomically(out_path, buf, len) != 0) {
+      fprintf(stderr, "tagcheck merge: %s: cannot write the log: %s (the previous file is kept)\n",
+              out_path, strerror(errno));
+      free(buf);
+      goto done;
+    }
+    free(buf);
+  }
   if (wrc != 0) {
     fprintf(stderr, "tagcheck merge: %s: write error\n", out_path ? out_path : "<stdout>");
     goto done;
