@@ -1,7 +1,8 @@
 /* tests/report/test_suppress.c — suppression comments: the line itself or, for a comment alone
  * on its lines, the line after it (exactly one line), // and block comments, several rules,
  * "*", justifications, and what must NOT suppress (another rule, text in string, character and
- * raw string literals, the line after a trailing comment, two lines below). */
+ * raw string literals, the line after a trailing comment, two lines below); clang-tidy's NOLINT,
+ * NOLINTNEXTLINE and NOLINTBEGIN/END, each covering exactly its lines. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -121,6 +122,49 @@ static void test_exactly_one_line(void **state) {
   free(why);
 }
 
+/* clang-tidy's NOLINT forms, each covering exactly the lines it names. */
+static void test_nolint(void **state) {
+  (void)state;
+  char *why;
+  /* NOLINT: its own line only; with no list every rule, with a list only those */
+  assert_int_equal(covers_only("x = dt_add(a, b); // NOLINT\ny = dt_add(a, b);", 1,
+                               "backend-mismatch"), 1);
+  assert_int_equal(covers_only("x = dt_add(a, b); // NOLINT(kind-mismatch, backend-mismatch)\n", 1,
+                               "backend-mismatch"), 1);
+  assert_int_equal(match("x = dt_add(a, b); // NOLINT(kind-mismatch)", 1, "backend-mismatch", &why), 0);
+  free(why);
+  assert_int_equal(match("x = dt_add(a, b); // NOLINT(device-mismatch) moved later", 1,
+                         "device-mismatch", &why), 1);
+  assert_string_equal(why, "moved later");
+  free(why);
+  /* a NOLINT alone on its line covers that line, not the next one (clang-tidy's meaning) */
+  assert_int_equal(covers_only("// NOLINT\nx = dt_add(a, b);", 1, "backend-mismatch"), 1);
+  /* NOLINTNEXTLINE: the next line only */
+  assert_int_equal(covers_only("// NOLINTNEXTLINE(backend-mismatch)\nx = dt_add(a, b);\ny = dt_add(a, b);",
+                               2, "backend-mismatch"), 1);
+  assert_int_equal(covers_only("/* NOLINTNEXTLINE */ int z;\nx = dt_add(a, b);", 2, "shape"), 1);
+  /* NOLINTBEGIN … NOLINTEND: the lines from the one to the other, both included */
+  const char *block = "a;\n// NOLINTBEGIN(device-mismatch)\nx = dt_add(a, b);\ny = dt_add(a, b);\n"
+                      "// NOLINTEND(device-mismatch)\nz = dt_add(a, b);\n";
+  for (unsigned l = 1; l <= 6; l++) {
+    assert_int_equal(match(block, l, "device-mismatch", &why), l >= 2 && l <= 5);
+    free(why);
+  }
+  assert_int_equal(match(block, 3, "kind-mismatch", &why), 0);
+  free(why);
+  /* a BEGIN never ended, an END never begun, a longer word, a string: nothing */
+  assert_int_equal(match("// NOLINTBEGIN\nx = dt_add(a, b);\n", 2, "shape", &why), 0);
+  free(why);
+  assert_int_equal(match("x = dt_add(a, b); // NOLINTEND", 1, "shape", &why), 0);
+  free(why);
+  assert_int_equal(match("x = dt_add(a, b); // NOLINTX", 1, "shape", &why), 0);
+  free(why);
+  assert_int_equal(match("x = dt_add(a, b); // XNOLINT", 1, "shape", &why), 0);
+  free(why);
+  assert_int_equal(match("p(\"// NOLINT\"); x = dt_add(a, b);", 1, "shape", &why), 0);
+  free(why);
+}
+
 static void test_apply_to_report(void **state) {
   (void)state;
   char *dir = fx_mkdtemp();
@@ -171,6 +215,7 @@ int main(void) {
       cmocka_unit_test(test_comment_forms),
       cmocka_unit_test(test_literals_are_not_comments),
       cmocka_unit_test(test_exactly_one_line),
+      cmocka_unit_test(test_nolint),
       cmocka_unit_test(test_apply_to_report),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

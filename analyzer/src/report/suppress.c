@@ -1,4 +1,5 @@
-/* analyzer/src/report/suppress.c — suppression comments (suppress.h) and
+/* analyzer/src/report/suppress.c — suppression comments, tagcheck's and clang-tidy's NOLINT
+ * forms (suppress.h), and
  * tc_apply_suppressions (output.h): a finding is suppressed by a comment naming its rule that
  * covers its line. */
 #include "report/suppress.h"
@@ -66,14 +67,123 @@ static unsigned covered_line(const tc_comment_map *m, const tc_comment *c, unsig
   return c->last_line + 1;
 }
 
+/* clang-tidy's markers: NOLINT covers its own line, NOLINTNEXTLINE the next one,
+   NOLINTBEGIN … NOLINTEND the lines from the one to the other. */
+typedef enum nolint_kind { NOLINT_LINE, NOLINT_NEXT, NOLINT_BEGIN, NOLINT_END } nolint_kind;
+
+static int is_ident(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Parses a NOLINT marker at s[i..end) (the caller checked "NOLINT" is there and not part of a
+   longer word before it). Sets the kind, the rule list's bounds (empty: every rule) and the
+   index after the marker. */
+static int parse_nolint(const char *s, size_t end, size_t i, nolint_kind *kind,
+                        size_t *list_start, size_t *list_end, size_t *after) {
+  static const struct { const char *suffix; nolint_kind kind; } kinds[] = {
+      {"NEXTLINE", NOLINT_NEXT}, {"BEGIN", NOLINT_BEGIN}, {"END", NOLINT_END}, {"", NOLINT_LINE}};
+  i += 6;
+  size_t k = 0;
+  for (; k < sizeof kinds / sizeof kinds[0]; k++) {
+    size_t n = strlen(kinds[k].suffix);
+    if (end - i >= n && memcmp(s + i, kinds[k].suffix, n) == 0 && (i + n == end || !is_ident(s[i + n])))
+      break;
+  }
+  if (k == sizeof kinds / sizeof kinds[0]) return 0; /* NOLINTSOMETHING */
+  *kind = kinds[k].kind;
+  i += strlen(kinds[k].suffix);
+  *list_start = *list_end = i;
+  if (i < end && s[i] == '(') {
+    size_t j = i + 1;
+    while (j < end && s[j] != ')' && s[j] != '\n') j++;
+    if (j >= end || s[j] != ')') return 0;
+    *list_start = i + 1;
+    *list_end = j;
+    i = j + 1;
+  }
+  *after = i;
+  return 1;
+}
+
+/* A NOLINTBEGIN waiting for its NOLINTEND. */
+typedef struct nolint_open {
+  unsigned line;
+  char *rules;
+} nolint_open;
+
+typedef struct nolint_stack {
+  nolint_open *v;
+  size_t n, cap;
+} nolint_stack;
+
+/* The rule list of a NOLINT marker as a suppression list ("*" when it names none). */
+static char *nolint_rules(const char *s, size_t a, size_t b) {
+  while (a < b && is_space(s[a])) a++;
+  return a == b ? strdup("*") : strndup(s + a, b - a);
+}
+
+static int nolint(const char *text, const tc_comment *c, unsigned line, size_t i,
+                  nolint_stack *open, tc_suppressions *out, size_t *resume) {
+  nolint_kind kind;
+  size_t ls, le, after;
+  if (!parse_nolint(text, c->body_end, i, &kind, &ls, &le, &after)) return 0;
+  *resume = after;
+  char *rules = nolint_rules(text, ls, le);
+  if (!rules) return -1;
+  switch (kind) {
+  case NOLINT_LINE:
+  case NOLINT_NEXT:
+    return add(out, kind == NOLINT_LINE ? line : line + 1, rules,
+               justification_text(text, after, c->body_end));
+  case NOLINT_BEGIN:
+    if (open->n == open->cap) {
+      size_t cap = open->cap ? open->cap * 2 : 4;
+      nolint_open *v = realloc(open->v, cap * sizeof *v);
+      if (!v) {
+        free(rules);
+        return -1;
+      }
+      open->v = v;
+      open->cap = cap;
+    }
+    open->v[open->n++] = (nolint_open){line, rules};
+    return 0;
+  case NOLINT_END: {
+    size_t k = open->n; /* the latest BEGIN with the same list */
+    while (k > 0 && strcmp(open->v[k - 1].rules, rules) != 0) k--;
+    free(rules);
+    if (k == 0) return 0; /* an END without a BEGIN covers nothing */
+    nolint_open b = open->v[k - 1];
+    memmove(&open->v[k - 1], &open->v[k], (open->n - k) * sizeof *open->v);
+    open->n--;
+    int rc = 0;
+    for (unsigned l = b.line; l <= line && rc == 0; l++)
+      rc = add(out, l, strdup(b.rules), strdup(""));
+    free(b.rules);
+    return rc;
+  }
+  }
+  free(rules);
+  return 0;
+}
+
 static int scan_comment(const char *text, const tc_comment_map *m, const tc_comment *c,
-                        tc_suppressions *out) {
+                        nolint_stack *open, tc_suppressions *out) {
   size_t mlen = strlen(TC_SUPPRESS_MARKER);
   unsigned line = c->first_line;
   size_t counted = c->start; /* newlines before this offset are in `line` */
-  for (size_t i = c->body_start; i + mlen <= c->body_end; i++) {
-    if (memcmp(text + i, TC_SUPPRESS_MARKER, mlen) != 0) continue;
+  for (size_t i = c->body_start; i < c->body_end; i++) {
+    int ours = i + mlen <= c->body_end && memcmp(text + i, TC_SUPPRESS_MARKER, mlen) == 0;
+    int tidy = !ours && i + 6 <= c->body_end && memcmp(text + i, "NOLINT", 6) == 0 &&
+               (i == c->body_start || !is_ident(text[i - 1]));
+    if (!ours && !tidy) continue;
     for (; counted < i; counted++) line += text[counted] == '\n';
+    if (tidy) {
+      size_t resume = i + 1;
+      if (nolint(text, c, line, i, open, out, &resume) != 0) return -1;
+      i = resume - 1;
+      continue;
+    }
     size_t ls, le, after;
     if (!parse_ignore(text, c->body_end, i + mlen, &ls, &le, &after)) continue;
     if (add(out, covered_line(m, c, line), strndup(text + ls, le - ls),
@@ -94,9 +204,12 @@ int tc_suppressions_scan(const char *text, size_t len, tc_suppressions *out) {
   tc_comment_map m;
   if (tc_comments_scan(text, len, &m) != 0) return -1;
   int rc = 0;
+  nolint_stack open = {NULL, 0, 0};
   for (size_t i = 0; i < m.n && rc == 0; i++) {
-    rc = scan_comment(text, &m, &m.comments[i], out);
+    rc = scan_comment(text, &m, &m.comments[i], &open, out);
   }
+  for (size_t i = 0; i < open.n; i++) free(open.v[i].rules); /* a BEGIN never ended */
+  free(open.v);
   tc_comments_free(&m);
   if (rc != 0) {
     tc_suppressions_free(out);

@@ -5,7 +5,12 @@
  * Block comments work the same way. The rule list is comma-separated, "*" names every rule,
  * and the text after "]" is the justification kept in SARIF. Markers count in comments only (comments.h: never inside a
  * string or character literal). Each covers exactly one line: a comment on a line with code
- * covers that line; a comment alone on its lines covers the line after it. */
+ * covers that line; a comment alone on its lines covers the line after it.
+ * clang-tidy's forms work too, each covering exactly the lines it names:
+ *   y = dt_add(w, x); // NOLINT(backend-mismatch)     this line (no list: every rule)
+ *   // NOLINTNEXTLINE(device-mismatch)                  the next line
+ *   // NOLINTBEGIN(kind-mismatch) … // NOLINTEND(kind-mismatch)   the lines from one to the other
+ * The justification of a NOLINT is the text after it. */
 #ifndef TC_SUPPRESS_H
 #define TC_SUPPRESS_H
 
