@@ -20,6 +20,7 @@
 #include "driver/components.h"
 #include "driver/isolate.h"
 #include "driver/jobs.h"
+#include "driver/progress.h"
 #include "driver/rule_info.h"
 #include "driver/selection.h"
 #include "driver/worker.h"
@@ -284,7 +285,8 @@ typedef struct analysis_totals {
    memory. */
 static int analyze_components(const tc_options *o, unit_list *ul, const tc_selection *sel,
                               const tc_rules *rules, tc_engine_opts *eo, tc_cache *cache,
-                              tc_report *r, analysis_totals *t, unsigned char *analyzed) {
+                              tc_report *r, analysis_totals *t, unsigned char *analyzed,
+                              tc_progress *progress) {
   size_t *comp = calloc(ul->n ? ul->n : 1, sizeof *comp);
   size_t *idx = calloc(ul->n ? ul->n : 1, sizeof *idx);
   int *shard = calloc(ul->n ? ul->n : 1, sizeof *shard);
@@ -297,9 +299,13 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
   for (size_t u = 0; u < ul->n; u++)
     if (!sel->n_files || tc_selection_has_unit(sel, ul->files[u], &ul->units[u]))
       wanted[comp[u]] = 1;
+  size_t n_todo = 0, n_done = 0;
+  for (size_t c = 0; c < ul->n; c++)
+    n_todo += comp[c] == c && wanted[c] && (o->shard_count <= 0 || shard[c] == o->shard_index - 1);
   for (size_t c = 0; c < ul->n; c++) {
     if (comp[c] != c || !wanted[c]) continue;
     if (o->shard_count > 0 && shard[c] != o->shard_index - 1) continue;
+    if (progress) tc_progress_update(progress, "analyzing programs", n_done++, n_todo);
     size_t n = 0;
     for (size_t u = c; u < ul->n; u++)
       if (comp[u] == c) idx[n++] = u;
@@ -452,6 +458,8 @@ int tc_driver_run(tc_options *o) {
   tc_cache *cache = NULL;
   tc_program *prog = NULL;
   tc_selection sel = {NULL, 0};
+  tc_progress progress;
+  int progress_ready = 0;
   tc_report r;
   tc_report_init(&r);
   char *cache_dir = NULL;
@@ -493,9 +501,15 @@ int tc_driver_run(tc_options *o) {
     cache_dir = default_cache_dir(o, &db);
     if (cache_dir) cache = tc_cache_open(cache_dir);
   }
+  /* a progress line on a terminal, for runs longer than a second */
+  tc_progress_init(&progress, !o->quiet && isatty(2) ? stderr : NULL);
+  progress_ready = 1;
   tc_jobs_opts jo = {.jobs = o->jobs, .cache = cache, .worker_exe = o->worker_exe,
-                     .unit_timeout = o->unit_timeout, .want_deps = sel.n_files > 0};
-  if (tc_jobs_run(ul.units, ul.n, &jo) != 0) {
+                     .unit_timeout = o->unit_timeout, .want_deps = sel.n_files > 0,
+                     .progress = &progress};
+  int jrc = tc_jobs_run(ul.units, ul.n, &jo);
+  tc_progress_end(&progress);
+  if (jrc != 0) {
     fprintf(stderr, "tagcheck: out of memory while lowering the units\n");
     status = 3;
     goto done;
@@ -527,7 +541,9 @@ int tc_driver_run(tc_options *o) {
   analysis_totals at;
   memset(&at, 0, sizeof at);
   note_calls_elsewhere(o, &ul, rules); /* before the analysis consumes the units' programs */
-  if (analyze_components(o, &ul, &sel, rules, &eo, cache, &r, &at, NULL) != 0) {
+  int arc = analyze_components(o, &ul, &sel, rules, &eo, cache, &r, &at, NULL, &progress);
+  tc_progress_end(&progress);
+  if (arc != 0) {
     fprintf(stderr, "tagcheck: the analysis ran out of memory\n");
     status = 3;
     goto done;
@@ -570,6 +586,7 @@ done:
   tc_program_free(prog);
   units_free(&ul);
   selection_free(&sel);
+  if (progress_ready) tc_progress_free(&progress);
   tc_compdb_free(&db);
   if (cache) tc_cache_prune(cache, (uint64_t)(o->cache_limit_mb > 0 ? o->cache_limit_mb : 1024)
                                        << 20);
@@ -719,7 +736,7 @@ static int session_program(tc_session *s, const tc_compdb *db, const tc_compile_
   tc_engine_opts eo = engine_opts(o);
   analysis_totals at;
   memset(&at, 0, sizeof at);
-  if (analyze_components(o, &ul, &sel, s->rules, &eo, cache, r, &at, analyzed) != 0) {
+  if (analyze_components(o, &ul, &sel, s->rules, &eo, cache, r, &at, analyzed, NULL) != 0) {
     snprintf(err, err_len, "the analysis ran out of memory");
     goto done;
   }

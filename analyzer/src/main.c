@@ -27,6 +27,7 @@ static void usage(FILE *f) {
         "  --rules FILE       API description (repeatable); default: the installed rules/dt.json\n"
         "  --format FMT       text (default) | sarif (SARIF 2.1.0) | json\n"
         "  -o FILE            write the report to FILE instead of stdout\n"
+        "  --color WHEN       auto (default: on a terminal) | always | never\n"
         "  -j N               analyze N translation units at once (default: all cores)\n"
         "  --lsp              serve the Language Server Protocol on stdin/stdout\n"
         "  --cache-dir DIR    analysis cache directory (default: DIR/.tagcheck-cache for -p DIR)\n"
@@ -116,7 +117,7 @@ static const char *const valued[] = {"-p", "--rules", "--format", "-o", "-j", "-
                                      "--root", "--baseline", "--config", "--fail-on", "--shard",
                                      "--unavailable", "--enable", "--disable",
                                      "--unit-timeout", "--cache-limit", "--explain",
-                                     "--extra-arg", "--extra-arg-before"};
+                                     "--extra-arg", "--extra-arg-before", "--color"};
 
 /* Matches argv[*i] against an option taking a value; sets *val. Returns 1 on a match, 0 if the
    argument is not this option, -1 if the value is missing. */
@@ -165,6 +166,16 @@ static int apply_value(tc_options *o, const char *name, const char *v) {
   }
   if (!strcmp(name, "--cache-dir")) return set_string(&o->cache_dir, v);
   if (!strcmp(name, "--explain")) return set_string(&o->explain_rule, v);
+  if (!strcmp(name, "--color")) {
+    if (!strcmp(v, "auto")) o->color = TC_COLOR_AUTO;
+    else if (!strcmp(v, "always")) o->color = TC_COLOR_ALWAYS;
+    else if (!strcmp(v, "never")) o->color = TC_COLOR_NEVER;
+    else {
+      fprintf(stderr, "tagcheck: --color must be auto, always or never (not '%s')\n", v);
+      return -2;
+    }
+    return 0;
+  }
   /* clang-tidy's, so tagcheck can stand in for it in a build (CMAKE_C_CLANG_TIDY) */
   if (!strcmp(name, "--extra-arg")) return push_string(&o->extra_after, &o->n_extra_after, v);
   if (!strcmp(name, "--extra-arg-before"))

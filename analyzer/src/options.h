@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 typedef enum tc_format { TC_FORMAT_TEXT = 0, TC_FORMAT_SARIF, TC_FORMAT_JSON } tc_format;
+typedef enum tc_color { TC_COLOR_AUTO = 0, TC_COLOR_ALWAYS, TC_COLOR_NEVER } tc_color;
 typedef enum tc_fail_on { TC_FAIL_ON_WARNING = 0, TC_FAIL_ON_ERROR, TC_FAIL_ON_NEVER } tc_fail_on;
 
 typedef struct tc_options {
@@ -13,6 +14,7 @@ typedef struct tc_options {
   char **rules_files;      /* --rules FILE (repeatable); empty: the installed rules/dt.json */
   size_t n_rules_files;
   tc_format format;        /* --format */
+  tc_color color;          /* --color auto|always|never: text output on a terminal */
   char *output;            /* -o FILE; NULL: stdout */
   int jobs;                /* -j N; 0: all cores */
   int lsp;                 /* --lsp */

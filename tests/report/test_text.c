@@ -1,7 +1,7 @@
 /* tests/report/test_text.c — the clang-style text writer: header line format, the source
  * line with a caret under the column (tabs and UTF-8 kept aligned), tildes over the range,
  * notes, suppressed findings hidden unless --show-suppressed, unit failures, missing files,
- * control characters and invalid UTF-8 escaped. */
+ * control characters and invalid UTF-8 escaped, clang's colors with --color. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -87,6 +87,41 @@ static void test_clang_format_and_caret(void **state) {
   free(caret);
   free(out);
 
+  tc_report_free(&r);
+  fx_options_free(&o);
+  fx_rmtree(dir);
+  fx_rmtree(out_dir);
+  free(dir);
+  free(out_dir);
+}
+
+/* --color: clang's colors when asked; none when told not to, nor (auto) into a file. */
+static void test_colors(void **state) {
+  (void)state;
+  char *dir = fx_mkdtemp();
+  char *out_dir = fx_mkdtemp();
+  tc_report r;
+  fx_sample_report(&r, dir, out_dir);
+  tc_options o;
+  fx_options(&o, dir);
+  o.color = TC_COLOR_ALWAYS;
+  char *out = render(&r, &o);
+  char header[4096];
+  snprintf(header, sizeof header, "\033[1m%s/src/train.c:7:18:\033[0m \033[1;31merror:\033[0m "
+           "\033[1mdt_add:", dir);
+  assert_non_null(strstr(out, header));
+  assert_non_null(strstr(out, "\033[1;35mwarning:\033[0m"));
+  assert_non_null(strstr(out, "\033[1;30mnote:\033[0m"));
+  assert_non_null(strstr(out, "\033[1;32m^~~~~~~~~~~~\033[0m\n"));
+  free(out);
+  o.color = TC_COLOR_NEVER;
+  out = render(&r, &o);
+  assert_null(strchr(out, '\033'));
+  free(out);
+  o.color = TC_COLOR_AUTO; /* a memory stream is no terminal */
+  out = render(&r, &o);
+  assert_null(strchr(out, '\033'));
+  free(out);
   tc_report_free(&r);
   fx_options_free(&o);
   fx_rmtree(dir);
@@ -237,6 +272,7 @@ static void test_control_characters_escaped(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_clang_format_and_caret),
+      cmocka_unit_test(test_colors),
       cmocka_unit_test(test_suppressed_hidden_unless_asked),
       cmocka_unit_test(test_failures_and_missing_sources),
       cmocka_unit_test(test_empty_report_prints_nothing),

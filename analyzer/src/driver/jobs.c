@@ -19,7 +19,7 @@ enum { TC_WORKER_STACK = 64 * 1024 * 1024 };
 typedef struct pool {
   tc_job_unit *units;
   size_t n;
-  atomic_size_t next;
+  atomic_size_t next, done;
   const tc_jobs_opts *opts;
   tc_cache *cache;
   atomic_int oom;
@@ -125,6 +125,8 @@ static void *worker(void *arg) {
     size_t i = atomic_fetch_add(&pl->next, 1);
     if (i >= pl->n) break;
     run_unit(pl, &up, &pl->units[i]);
+    size_t d = atomic_fetch_add(&pl->done, 1) + 1;
+    if (pl->opts->progress) tc_progress_update(pl->opts->progress, "lowering units", d, pl->n);
   }
   tc_worker_free(up.worker);
   tc_parser_free(up.parser);
@@ -146,6 +148,7 @@ int tc_jobs_run(tc_job_unit *units, size_t n, const tc_jobs_opts *opts) {
   pl.units = units;
   pl.n = n;
   atomic_init(&pl.next, 0);
+  atomic_init(&pl.done, 0);
   atomic_init(&pl.oom, 0);
   pl.opts = opts;
   pl.cache = opts->cache;

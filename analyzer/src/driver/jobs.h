@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "frontend/compdb.h"
+#include "driver/progress.h"
 #include "frontend/parse.h"
 #include "ir/ir.h"
 
@@ -35,6 +36,7 @@ typedef struct tc_jobs_opts {
   const tc_unsaved_file *unsaved; /* editor buffers: a unit whose file or one of whose files
                                      is among them is parsed with them, and not cached */
   size_t n_unsaved;
+  tc_progress *progress;  /* the terminal's progress line, or NULL */
 } tc_jobs_opts;
 
 /* Frees a unit's results (program, failure, files) and clears them. */

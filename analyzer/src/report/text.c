@@ -2,9 +2,13 @@
  * ("file:line:col: error: message [rule-id]"), the source line with a caret under the column
  * and tildes under the rest of the call, then the notes that trace the tags the same way.
  * Everything from sources, paths and rules files is escaped for the terminal (terminal.h).
+ * With --color (auto: on a terminal, unless NO_COLOR is set or TERM is dumb) positions, levels
+ * and carets are colored as clang colors them.
  * Writers only format into `out`: the summary on stderr is the driver's (unless -q). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/source.h"
 #include "report/terminal.h"
@@ -13,10 +17,31 @@
 /* Lines longer than this are not echoed (minified or generated code). */
 #define TC_TEXT_MAX_SNIPPET 4096
 
+/* clang's colors: bold positions and messages, red errors, magenta warnings, black (grey)
+   notes, green carets. */
+typedef struct palette {
+  const char *bold, *error, *warning, *note, *caret, *reset;
+} palette;
+
+static const palette colors = {"\033[1m", "\033[1;31m", "\033[1;35m", "\033[1;30m",
+                               "\033[1;32m", "\033[0m"};
+static const palette plain = {"", "", "", "", "", ""};
+
+static int use_color(const tc_options *o, FILE *out) {
+  if (o->color == TC_COLOR_ALWAYS) return 1;
+  if (o->color == TC_COLOR_NEVER) return 0;
+  const char *term = getenv("TERM"), *no = getenv("NO_COLOR");
+  return isatty(fileno(out)) && !(no && no[0]) && !(term && strcmp(term, "dumb") == 0);
+}
+
+static const char *level_color(const palette *p, tc_level l) {
+  return l == TC_LEVEL_ERROR ? p->error : l == TC_LEVEL_WARNING ? p->warning : p->note;
+}
+
 /* Echoes the source line (escaped: terminal.h) and a caret line under loc->col (tabs copied
    so that the caret lines up whatever the tab width; a UTF-8 character takes one column, an
    escaped one the width of its escape). */
-static void write_snippet(FILE *out, tc_source_cache *sc, const tc_loc *loc) {
+static void write_snippet(FILE *out, tc_source_cache *sc, const tc_loc *loc, const palette *p) {
   const char *text;
   size_t len;
   if (loc->line == 0 || tc_source_line(sc, loc->file, loc->line, &text, &len) != 0) return;
@@ -34,37 +59,44 @@ static void write_snippet(FILE *out, tc_source_cache *sc, const tc_loc *loc) {
   tc_term_write(out, text, len);
   fputc('\n', out);
   size_t i = 0;
+  int colored = 0;
   int caret = 0;
   while (i < len && i < end) {
     char esc[TC_TERM_ESC_MAX];
     size_t n = tc_term_char(text + i, len - i, esc);
     size_t width = esc[0] ? strlen(esc) : 1;
     for (size_t w = 0; w < width; w++) {
-      if (i < col) fputc(text[i] == '\t' ? '\t' : ' ', out);
-      else fputc(caret++ ? '~' : '^', out);
+      if (i < col) {
+        fputc(text[i] == '\t' ? '\t' : ' ', out);
+        continue;
+      }
+      if (!colored++) fputs(p->caret, out);
+      fputc(caret++ ? '~' : '^', out);
     }
     i += n;
   }
-  if (!caret) fputc('^', out); /* the caret at the end of the line */
-  fputc('\n', out);
+  if (!caret) fprintf(out, "%s^", p->caret); /* the caret at the end of the line */
+  fprintf(out, "%s\n", p->reset);
 }
 
-static void write_position(FILE *out, const tc_loc *loc) {
+static void write_position(FILE *out, const tc_loc *loc, const palette *p) {
+  fputs(p->bold, out);
   tc_term_puts(out, loc->file && *loc->file ? loc->file : "<unknown>");
   if (loc->line) {
     fprintf(out, ":%u", loc->line);
     if (loc->col) fprintf(out, ":%u", loc->col);
   }
-  fputs(": ", out);
+  fprintf(out, ":%s ", p->reset);
 }
 
-static void write_diag(FILE *out, tc_source_cache *sc, const tc_diag *d) {
-  write_position(out, &d->loc);
-  fprintf(out, "%s: ", tc_level_name(d->level));
+static void write_diag(FILE *out, tc_source_cache *sc, const tc_diag *d, const palette *p) {
+  write_position(out, &d->loc, p);
+  fprintf(out, "%s%s:%s %s", level_color(p, d->level), tc_level_name(d->level), p->reset,
+          p->bold);
   tc_term_puts(out, d->message);
   fputs(" [", out);
   tc_term_puts(out, d->rule_id);
-  fputc(']', out);
+  fprintf(out, "]%s", p->reset);
   if (d->suppressed) {
     fputs(" (suppressed", out);
     if (d->suppression_text && *d->suppression_text) {
@@ -74,27 +106,30 @@ static void write_diag(FILE *out, tc_source_cache *sc, const tc_diag *d) {
     fputc(')', out);
   }
   fputc('\n', out);
-  write_snippet(out, sc, &d->loc);
+  write_snippet(out, sc, &d->loc, p);
   for (size_t i = 0; i < d->n_notes; i++) {
-    write_position(out, &d->notes[i].loc);
-    fputs("note: ", out);
+    write_position(out, &d->notes[i].loc, p);
+    fprintf(out, "%snote:%s ", p->note, p->reset);
     tc_term_puts(out, d->notes[i].message);
     fputc('\n', out);
-    write_snippet(out, sc, &d->notes[i].loc);
+    write_snippet(out, sc, &d->notes[i].loc, p);
   }
 }
 
 int tc_write_text(const tc_report *r, const tc_options *o, FILE *out) {
   tc_source_cache sc;
   tc_source_cache_init(&sc);
+  const palette *p = use_color(o, out) ? &colors : &plain;
   for (size_t i = 0; i < r->n_diags; i++) {
     const tc_diag *d = &r->diags[i];
     if (d->suppressed && !o->show_suppressed) continue;
-    write_diag(out, &sc, d);
+    write_diag(out, &sc, d, p);
   }
   for (size_t i = 0; i < r->n_failures; i++) {
+    fputs(p->bold, out);
     tc_term_puts(out, r->failures[i].file);
-    fputs(": error: could not analyze this translation unit: ", out);
+    fprintf(out, ":%s %serror:%s could not analyze this translation unit: ", p->reset, p->error,
+            p->reset);
     tc_term_puts(out, r->failures[i].reason);
     fputc('\n', out);
   }
