@@ -462,6 +462,21 @@ static void test_rule_ids(void **state) {
   hx_assert_err_has(&r, "typo-config.json");
   hx_result_free(&r);
   free(cfg);
+  cfg = hx_write_str(fx->dir, "twice-config.json",
+                     "{\"disable\": [\"shape\"],\n \"disable\": [\"kind-mismatch\"]}\n");
+  hx_tagcheck(&r, fx->dir, "--no-cache", "--config", cfg, fx->bug, "--", inc, NULL);
+  hx_assert_status(&r, 2);
+  hx_assert_err_has(&r, "twice-config.json:");
+  hx_assert_err_has(&r, "\"disable\" is given twice");
+  hx_result_free(&r);
+  free(cfg);
+  cfg = hx_write_str(fx->dir, "twice-severity.json",
+                     "{\"severity\": {\"shape\": \"note\", \"shape\": \"off\"}}\n");
+  hx_tagcheck(&r, fx->dir, "--no-cache", "--config", cfg, fx->bug, "--", inc, NULL);
+  hx_assert_status(&r, 2);
+  hx_assert_err_has(&r, "\"shape\" is given twice");
+  hx_result_free(&r);
+  free(cfg);
   free(inc);
 }
 

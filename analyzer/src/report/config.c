@@ -329,6 +329,20 @@ int tc_config_load(tc_options *o, const char *start_dir, char *err, size_t err_l
     goto done;
   }
   const cJSON *v;
+  cJSON_ArrayForEach(v, root) { /* a key given twice is an error, as every JSON reader differs */
+    for (const cJSON *w = root->child; w != v; w = w->next)
+      if (strcmp(w->string, v->string) == 0) {
+        fail_at(&c, NULL, v->string, "\"%s\" is given twice", v->string);
+        goto done;
+      }
+    if (cJSON_IsObject(v))
+      for (const cJSON *x = v->child; x; x = x->next)
+        for (const cJSON *y = v->child; y != x; y = y->next)
+          if (strcmp(x->string, y->string) == 0) {
+            fail_at(&c, v->string, x->string, "\"%s\" is given twice", x->string);
+            goto done;
+          }
+  }
   cJSON_ArrayForEach(v, root) {
     if (apply_key(&c, v) != 0) goto done;
   }
