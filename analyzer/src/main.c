@@ -39,6 +39,7 @@ static void usage(FILE *f) {
         "  --enable RULE      report RULE (repeatable)\n"
         "  --disable RULE     do not report RULE (repeatable)\n"
         "  --dump-ir          print the lowered IR instead of analyzing (debugging)\n"
+        "  --stats            print the function bodies analyzed and skipped, by cause\n"
         "  -q                 no summary line on stderr\n"
         "  --version          print the version\n"
         "  -h, --help         print this help\n"
@@ -215,6 +216,7 @@ static int parse_args(int argc, char **argv, tc_options *o) {
     else if (!strcmp(a, "--no-cache")) o->no_cache = 1;
     else if (!strcmp(a, "--show-suppressed")) o->show_suppressed = 1;
     else if (!strcmp(a, "--dump-ir")) o->dump_ir = 1;
+    else if (!strcmp(a, "--stats")) o->stats = 1;
     else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) o->quiet = 1;
     else {
       int matched = 0;

@@ -32,6 +32,7 @@ typedef struct tc_options {
   char **disable_rules;
   size_t n_disable_rules;
   int dump_ir;             /* --dump-ir: print the lowered IR (debugging) */
+  int stats;               /* --stats: the front end's coverage on stderr (tc_lower_stats_print) */
   int quiet;               /* -q: no summary line on stderr */
   char **files;            /* FILE... */
   size_t n_files;
