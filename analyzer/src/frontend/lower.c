@@ -155,7 +155,7 @@ static void constructor_inits(lw_fn *fn, CXCursor ctor) {
 }
 
 void lw_lower_body(lw_unit *u, CXCursor c, CXCursor body, const tc_type *this_type,
-                   const lw_capture *caps, uint32_t n_caps, int captures_this, tc_sym usr) {
+                   const lw_capture *caps, uint32_t n_caps, int captures_this, int is_lambda) {
   lw_fn *fn = lw_fn_new(u);
   if (!fn) return;
   int n = clang_Cursor_getNumArguments(c);
@@ -199,7 +199,7 @@ void lw_lower_body(lw_unit *u, CXCursor c, CXCursor body, const tc_type *this_ty
   tc_function f;
   memset(&f, 0, sizeof f);
   f.name = lw_intern_cx(u, clang_getCursorSpelling(c));
-  f.usr = usr ? usr : lw_decl_usr(u, c);
+  f.usr = lw_decl_usr(u, c);
   CXSourceLocation at = clang_getCursorLocation(c);
   f.loc = lw_loc_range(u, clang_getRange(at, at));
   f.is_static = clang_Cursor_getStorageClass(c) == CX_SC_Static && !is_member_kind(k);
@@ -214,7 +214,7 @@ void lw_lower_body(lw_unit *u, CXCursor c, CXCursor body, const tc_type *this_ty
   u->functions[u->n_functions++] = f;
   u->stats.functions++;
   if (k == CXCursor_Constructor || k == CXCursor_Destructor) u->stats.constructors++;
-  else if (caps || captures_this) u->stats.lambdas++;
+  else if (is_lambda) u->stats.lambdas++;
   else if (is_member_kind(k)) u->stats.methods++;
 }
 

@@ -147,6 +147,48 @@ void lw_field_defaults(lw_fn *fn, const lw_place *obj, const tc_sym *except, uin
 
 /* ---- calls ---- */
 
+/* The name calls of callee carry: its spelling, or for a member of a class or namespace that a
+   system header declares, its qualified name without template arguments or inline namespaces
+   (`std::vector::push_back`, `std::basic_istream::read`), the name rules/cxx.json describes —
+   so a project's own `get` or `reset` never takes the standard library's meaning. */
+tc_sym lw_callee_name(lw_unit *u, CXCursor callee) {
+  tc_sym plain = lw_intern_cx(u, clang_getCursorSpelling(callee));
+  if (!clang_Location_isInSystemHeader(clang_getCursorLocation(callee))) return plain;
+  char buf[512];
+  size_t len = 0;
+  buf[0] = '\0';
+  const char *parts[16];
+  CXString strs[16];
+  int n = 0;
+  for (CXCursor c = clang_getCursorSemanticParent(callee); n < 16 && !clang_Cursor_isNull(c);
+       c = clang_getCursorSemanticParent(c)) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_TranslationUnit || clang_isInvalid(k)) break;
+    if (k == CXCursor_Namespace && clang_Cursor_isInlineNamespace(c)) continue;
+    if (k != CXCursor_Namespace && k != CXCursor_ClassDecl && k != CXCursor_StructDecl &&
+        k != CXCursor_ClassTemplate && k != CXCursor_UnionDecl)
+      continue; /* extern "C" blocks */
+    strs[n] = clang_getCursorSpelling(c);
+    parts[n] = clang_getCString(strs[n]);
+    n++;
+  }
+  if (n == 0) return plain;
+  for (int i = n; i-- > 0;) {
+    int w = snprintf(buf + len, sizeof buf - len, "%s::", parts[i] ? parts[i] : "");
+    if (w > 0) len += (size_t)w < sizeof buf - len ? (size_t)w : sizeof buf - len - 1;
+  }
+  for (int i = 0; i < n; i++) clang_disposeString(strs[i]);
+  snprintf(buf + len, sizeof buf - len, "%s", tc_str(u->prog, plain));
+  return tc_intern(u->prog, buf);
+}
+
+/* std::move, std::forward, std::as_const: the argument itself (a cast, not a call). */
+static int is_identity_cast(lw_unit *u, tc_sym name) {
+  const char *s = tc_str(u->prog, name);
+  return strcmp(s, "std::move") == 0 || strcmp(s, "std::forward") == 0 ||
+         strcmp(s, "std::as_const") == 0;
+}
+
 /* The expression of parameter i's default argument in callee, or a null cursor. */
 static CXCursor default_argument(CXCursor callee, int i) {
   CXCursor p = clang_Cursor_getArgument(callee, (unsigned)i);
@@ -203,7 +245,7 @@ static tc_opnd emit_call(lw_fn *fn, CXCursor e, CXCursor callee, tc_opnd *args, 
   CXType rt = clang_getResultType(clang_getCursorType(callee));
   int ref_ret = rt.kind != CXType_Invalid && lw_type_is_reference(rt);
   tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
-  in->callee.name = lw_intern_cx(u, clang_getCursorSpelling(callee));
+  in->callee.name = lw_callee_name(u, callee);
   in->callee.usr = lw_decl_usr(u, callee);
   in->n_args = n_args;
   in->args = args;
@@ -241,8 +283,9 @@ static int member_object(lw_fn *fn, CXCursor e, tc_opnd *obj) {
   expr_kids(e, &ch);
   CXCursor callee = ch.n ? lw_strip(ch.v[0]) : clang_getNullCursor();
   lw_cursors_free(&ch);
-  if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
-    return 0;
+  if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_MemberRefExpr ||
+      !is_member_kind(clang_getCursorKind(clang_getCursorReferenced(callee))))
+    return 0; /* an operator's first operand (`m.dev = d`) is no callee */
   expr_kids(callee, &ch);
   if (ch.n == 0) {
     *obj = lw_this(fn);
@@ -299,7 +342,7 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
   args[0] = addr_of_place(&obj, pointer_to(u, lw_type(u, obj.type)));
   lower_args(fn, e, ctor, 0, args, 1);
   tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
-  in->callee.name = lw_intern_cx(u, clang_getCursorSpelling(ctor));
+  in->callee.name = lw_callee_name(u, ctor);
   in->callee.usr = lw_decl_usr(u, ctor);
   in->n_args = (uint32_t)n_call + 1;
   in->args = args;
@@ -317,8 +360,18 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   }
   if (!is_member_kind(k) && !(k == CXCursor_FunctionDecl && params_or_result_are_references(ref)))
     return 0;
-  lw_note_callee(u, ref);
   int n_call = clang_Cursor_getNumArguments(e), n_par = clang_Cursor_getNumArguments(ref);
+  if (k == CXCursor_FunctionDecl && n_call == 1 && is_identity_cast(u, lw_callee_name(u, ref))) {
+    CXCursor a = clang_Cursor_getArgument(e, 0);
+    if (dst) {
+      lw_expr_into(fn, a, dst);
+      *result = lw_opnd_path(&dst->path, lw_type(u, dst->type));
+    } else {
+      *result = lw_expr(fn, a, mode);
+    }
+    return 1;
+  }
+  lw_note_callee(u, ref);
   if (n_call < 0) n_call = 0;
   if (n_par < 0) n_par = 0;
   int is_method = is_member_kind(k) && !clang_CXXMethod_isStatic(ref);
@@ -560,7 +613,7 @@ tc_opnd lw_lambda(lw_fn *fn, CXCursor e, const lw_place *dst) {
   clang_visitChildren(clang_getTypeDeclaration(ct), find_call_operator, &op);
   if (!clang_Cursor_isNull(op) && !clang_Cursor_isNull(body)) {
     tc_type closure_ptr = pointer_to(u, lw_type(u, ct));
-    lw_lower_body(u, op, body, &closure_ptr, cs.v, cs.n, cs.uses_this && fn->has_this, 0);
+    lw_lower_body(u, op, body, &closure_ptr, cs.v, cs.n, cs.uses_this && fn->has_this, 1);
   } else {
     u->stats.generic_lambdas++; /* operator() is a template: lowered per specialization called */
   }

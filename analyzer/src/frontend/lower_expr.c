@@ -291,6 +291,7 @@ int lw_place_of(lw_fn *fn, CXCursor e, lw_place *out) {
   fn->depth++;
   int ok = place_impl(fn, e, out);
   fn->depth--;
+  if (ok) out->type = clang_getCursorType(e); /* a member's place has the member's type */
   if (ok && !out->path.spelling) out->path.spelling = lw_spelling_text(fn->u, e);
   return ok;
 }
@@ -314,7 +315,7 @@ static tc_opnd lower_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mo
   if (n_args < 0) n_args = 0;
   tc_callee callee = {0};
   if (direct) {
-    callee.name = lw_intern_cx(u, clang_getCursorSpelling(ref));
+    callee.name = lw_callee_name(u, ref);
     callee.usr = lw_decl_usr(u, ref);
     if (is_builtin_expect(u, callee.name) && n_args >= 1) {
       for (int i = 1; i < n_args; i++) lw_expr(fn, clang_Cursor_getArgument(e, (unsigned)i), LW_EFFECT);

@@ -284,6 +284,8 @@ tc_opnd lw_new(lw_fn *fn, CXCursor e);
 /* Lowers the in-class initializers of the record at obj (this->f = … for every field that has
    one), skipping the fields named in `except` (a constructor's member initializers). */
 void lw_field_defaults(lw_fn *fn, const lw_place *obj, const tc_sym *except, uint32_t n_except);
+/* The name a call of callee carries (qualified for the standard library's members). */
+tc_sym lw_callee_name(lw_unit *u, CXCursor callee);
 /* Remembers a specialization a call names, to be lowered once the walk is done. */
 void lw_note_callee(lw_unit *u, CXCursor callee);
 /* Binds reference variable place dst (its own slot, not the referent) to init. */
@@ -295,7 +297,7 @@ void lw_lower_decls(lw_unit *u, CXCursor c);
 /* Lowers one function body (free, member, constructor, lambda's operator()) into u; this_type
    non-NULL gives it an implicit object parameter; caps: a lambda's captures. */
 void lw_lower_body(lw_unit *u, CXCursor decl, CXCursor body, const tc_type *this_type,
-                   const lw_capture *caps, uint32_t n_caps, int captures_this, tc_sym usr);
+                   const lw_capture *caps, uint32_t n_caps, int captures_this, int is_lambda);
 /* The unit's global-init builder (created on first use); NULL when out of memory. */
 lw_fn *lw_global_init(lw_unit *u);
 /* Registers a global (file-scope or function-local static) and lowers its initializer. */
