@@ -18,6 +18,7 @@ int main() {
   dt_tensor *xp = place(x, dt_cpu());
   dt_tensor *wt = static_cast<dt_tensor *>(slot);
   dt_tensor *y = dt_matmul(xp, wt); // expect-error: backend-mismatch
-  std::printf("%lld\n", (long long)dt_numel(y));
+  dt_tensor *again = place(xp, wt);
+  std::printf("%lld %lld\n", (long long)dt_numel(y), (long long)dt_numel(again));
   return 0;
 }

@@ -16,7 +16,9 @@ int main() {
   dt_tensor *wt = static_cast<dt_tensor *>(slot);
   dt_tensor *xp = place(x, wt);
   dt_tensor *y = dt_matmul(xp, wt);
-  std::printf("%lld\n", (long long)dt_numel(y));
+  dt_tensor *back = place(y, dt_cpu());
+  std::printf("%lld %lld\n", (long long)dt_numel(y), (long long)dt_numel(back));
+  dt_free(back);
   dt_free(y);
   dt_free(xp);
   dt_free(x);
