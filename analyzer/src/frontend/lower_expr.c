@@ -872,8 +872,11 @@ static tc_opnd expr_impl(lw_fn *fn, CXCursor e, lw_mode mode) {
       if (!lw_var_place(fn, ref, &p)) return lw_opnd_unknown(type_of(fn, e));
       return lw_opnd_path(&p.path, type_of(fn, e));
     }
-    default:
+    default: { /* a template's constant argument (`N` in an instantiation), a constexpr */
+      int64_t v;
+      if (lw_eval_int(e, &v)) return lw_opnd_int(v, type_of(fn, e));
       return lw_opnd_unknown(type_of(fn, e));
+    }
     }
   }
   case CXCursor_ParenExpr: {
@@ -930,8 +933,14 @@ static tc_opnd expr_impl(lw_fn *fn, CXCursor e, lw_mode mode) {
     effects_of_children(fn, e);
     lw_terminate(fn, TC_T_UNREACHABLE, none_opnd(), lw_loc(u, e));
     return none_opnd();
+  case CXCursor_InitListExpr: /* `Tensor{h}`, `return {a, b};`: a temporary initialized so */
+    if (lw_type_is_record(clang_getCursorType(e)) || lw_type_is_array(clang_getCursorType(e))) {
+      lw_place t = {lw_temp(fn), clang_getCursorType(e)};
+      lw_init(fn, e, &t);
+      return lw_opnd_path(&t.path, type_of(fn, e));
+    }
+    return unknown_after_effects(fn, e);
   case CXCursor_CXXDeleteExpr:
-  case CXCursor_InitListExpr:
   case CXCursor_CXXTypeidExpr:
   case CXCursor_PackExpansionExpr:
   case CXCursor_SizeOfPackExpr:
