@@ -404,6 +404,32 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   tc_opnd *args = n_args ? lw_alloc(u, n_args * sizeof *args) : NULL;
   if (has_obj) args[0] = obj;
   lower_args(fn, e, ref, first, args, (uint32_t)has_obj);
+  if (is_method && clang_Cursor_isDynamicCall(e)) {
+    /* a virtual call: the override that runs is not known here — an unknown callee, never the
+       static type's body as a guess */
+    tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
+    in->callee.indirect = 1;
+    in->callee.target = lw_opnd_unknown((tc_type){0});
+    in->n_args = n_args;
+    in->args = args;
+    in->in_macro = lw_in_macro(e);
+    u->stats.virtual_calls++;
+    *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
+    if (clang_getCanonicalType(clang_getCursorType(e)).kind != CXType_Void) {
+      in->has_dst = 1;
+      in->dst = lw_temp(fn);
+      in->dst_type = lw_type(u, clang_getCursorType(e));
+      *result = lw_opnd_path(&in->dst, in->dst_type);
+      CXType rt = clang_getResultType(clang_getCursorType(ref));
+      if (rt.kind != CXType_Invalid && lw_type_is_reference(rt)) {
+        in->dst_type = lw_type(u, rt);
+        tc_path r = lw_path_extend(fn, &in->dst, (tc_elem){.kind = TC_ELEM_DEREF});
+        *result = lw_opnd_path(&r, lw_type(u, clang_getCursorType(e)));
+      }
+      if (dst) lw_assign(fn, &dst->path, dst->type, *result, lw_loc(u, e));
+    }
+    return 1;
+  }
   *result = emit_call(fn, e, ref, args, n_args, dst, mode);
   return 1;
 }

@@ -288,6 +288,7 @@ void tc_lower_stats_add(tc_lower_stats *a, const tc_lower_stats *b) {
   a->skipped_system += b->skipped_system;
   a->unknown_stmts += b->unknown_stmts;
   a->unknown_exprs += b->unknown_exprs;
+  a->virtual_calls += b->virtual_calls;
   a->truncated += b->truncated;
 }
 
@@ -302,7 +303,7 @@ void tc_lower_stats_print(const tc_lower_stats *s, uint32_t n_units, void *file)
   fprintf(f, "tagcheck: stats: bodies not analyzed: %u template patterns (analyzed through "
              "their instantiations), %u instantiations of system-header templates\n",
           s->skipped_instantiated, s->skipped_system);
-  fprintf(f, "tagcheck: stats: constructs lowered as unknown: %u statements, %u expressions; "
-             "%u bodies nested too deeply to lower whole\n",
-          s->unknown_stmts, s->unknown_exprs, s->truncated);
+  fprintf(f, "tagcheck: stats: constructs lowered as unknown: %u statements, %u expressions, "
+             "%u virtual calls (callee unknown); %u bodies nested too deeply to lower whole\n",
+          s->unknown_stmts, s->unknown_exprs, s->virtual_calls, s->truncated);
 }

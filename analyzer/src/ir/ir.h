@@ -255,6 +255,8 @@ typedef struct tc_lower_stats {
                                     they do) */
   /* constructs inside lowered bodies that became unknown */
   uint32_t unknown_stmts, unknown_exprs;
+  uint32_t virtual_calls;  /* calls of virtual members through a pointer or reference: the
+                              override is not known, the callee is unknown */
   uint32_t truncated;      /* bodies nested too deeply to lower whole */
 } tc_lower_stats;
 

@@ -280,7 +280,8 @@ static void io_unit(ser *s, tc_unit *u) {
   uint32_t *counts[] = {&u->stats.functions, &u->stats.methods, &u->stats.constructors,
                         &u->stats.lambdas, &u->stats.generic_lambdas, &u->stats.instantiations, &u->stats.patterns,
                         &u->stats.skipped_instantiated, &u->stats.skipped_system,
-                        &u->stats.unknown_stmts, &u->stats.unknown_exprs, &u->stats.truncated};
+                        &u->stats.unknown_stmts, &u->stats.unknown_exprs, &u->stats.virtual_calls,
+                        &u->stats.truncated};
   for (size_t i = 0; i < sizeof counts / sizeof counts[0] && !s->bad; i++) io_u32(s, counts[i]);
 }
 
