@@ -373,9 +373,10 @@ static void children_as_statements(lw_fn *fn, CXCursor s) {
   lw_cursors_free(&ch);
 }
 
-/* for (decl : range) body — over an array: decl is each element in turn ([*], or its address
-   for a reference); over anything else (a container) an unknown value. The loop runs any
-   number of times. */
+/* for (decl : range) body — over an array of known size, an index loop (a hidden counter k
+   from 0 to the size; decl is element k, or its address for a reference), so the engine
+   follows each iteration as in C; over anything else (a container) the loop runs any number
+   of times and decl is unknown. */
 static void range_for(lw_fn *fn, CXCursor s) {
   lw_cursors ch;
   lw_cursors_init(&ch);
@@ -391,14 +392,40 @@ static void range_for(lw_fn *fn, CXCursor s) {
     else lw_stmt(fn, ch.v[i]); /* C++20's init-statement */
   }
   lw_cursors_free(&ch);
-  tc_srcloc loc = lw_loc(fn->u, s);
+  lw_unit *u = fn->u;
+  tc_srcloc loc = lw_loc(u, s);
   lw_place rp;
   int have_range = clang_isExpression(clang_getCursorKind(range)) && lw_place_of(fn, range, &rp);
   if (!have_range && clang_isExpression(clang_getCursorKind(range))) lw_expr(fn, range, LW_EFFECT);
-  uint32_t head = lw_new_block(fn), bb = lw_new_block(fn), exit = lw_new_block(fn);
+  CXType rt = have_range ? clang_getCanonicalType(rp.type) : (CXType){0};
+  long long size = have_range && rt.kind == CXType_ConstantArray ? clang_getArraySize(rt) : -1;
+  tc_type int_ty = {0};
+  int_ty.cls = TC_TY_INT;
+  int_ty.name = tc_intern(u->prog, "long");
+  tc_path k = lw_temp(fn);
+  if (size >= 0) {
+    tc_insn *in = lw_emit(fn, TC_I_ASSIGN, loc);
+    in->has_dst = 1;
+    in->dst = k;
+    in->dst_type = int_ty;
+    in->a = lw_opnd_int(0, int_ty);
+  }
+  uint32_t head = lw_new_block(fn), bb = lw_new_block(fn), step = lw_new_block(fn),
+           exit = lw_new_block(fn);
   lw_set_cur(fn, head);
-  lw_branch(fn, lw_opnd_unknown((tc_type){0}), bb, exit, loc);
-  push_jump(fn, exit, head);
+  if (size >= 0) {
+    tc_insn *in = lw_emit(fn, TC_I_BINOP, loc);
+    in->opc = TC_OPC_LT;
+    in->a = lw_opnd_path(&k, int_ty);
+    in->b = lw_opnd_int(size, int_ty);
+    in->has_dst = 1;
+    in->dst = lw_temp(fn);
+    in->dst_type = int_ty;
+    lw_branch(fn, lw_opnd_path(&in->dst, int_ty), bb, exit, loc);
+  } else {
+    lw_branch(fn, lw_opnd_unknown((tc_type){0}), bb, exit, loc);
+  }
+  push_jump(fn, exit, step);
   lw_set_cur(fn, bb);
   if (!clang_Cursor_isNull(var)) {
     uint32_t id = lw_add_local(fn, var, 0, 0);
@@ -410,19 +437,34 @@ static void range_for(lw_fn *fn, CXCursor s) {
     tc_path vp = lw_path_root(TC_ROOT_LOCAL, id);
     vp.spelling = fn->locals[id].name;
     CXType vt = clang_getCursorType(var);
-    if (have_range && lw_type_is_array(rp.type)) {
-      tc_path ep = lw_path_extend(fn, &rp.path, (tc_elem){.kind = TC_ELEM_INDEX_ANY});
-      tc_type et = lw_type(fn->u, clang_getArrayElementType(clang_getCanonicalType(rp.type)));
+    if (have_range && lw_type_is_array(rt)) {
+      tc_elem ix = {.kind = TC_ELEM_INDEX_ANY};
+      if (size >= 0) {
+        ix.index_root = k.root;
+        ix.index_id = k.id;
+      }
+      tc_path ep = lw_path_extend(fn, &rp.path, ix);
+      tc_type et = lw_type(u, clang_getArrayElementType(rt));
       tc_opnd v = lw_opnd_path(&ep, et);
       if (lw_type_is_reference(vt)) v.kind = TC_OPND_ADDR;
       lw_assign(fn, &vp, vt, v, loc);
     } else {
-      lw_assign(fn, &vp, vt, lw_opnd_unknown(lw_type(fn->u, vt)), loc);
+      lw_assign(fn, &vp, vt, lw_opnd_unknown(lw_type(u, vt)), loc);
     }
   }
   lw_stmt(fn, body);
   fn->n_jumps--;
-  if (fn->cur != LW_NONE) lw_goto(fn, head, loc);
+  lw_set_cur(fn, step);
+  if (size >= 0) {
+    tc_insn *in = lw_emit(fn, TC_I_BINOP, loc);
+    in->opc = TC_OPC_ADD;
+    in->a = lw_opnd_path(&k, int_ty);
+    in->b = lw_opnd_int(1, int_ty);
+    in->has_dst = 1;
+    in->dst = k;
+    in->dst_type = int_ty;
+  }
+  lw_goto(fn, head, loc);
   lw_set_cur(fn, exit);
 }
 
