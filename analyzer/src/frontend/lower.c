@@ -158,8 +158,20 @@ void lw_lower_body(lw_unit *u, CXCursor c, CXCursor body, const tc_type *this_ty
                    const lw_capture *caps, uint32_t n_caps, int captures_this, int is_lambda) {
   lw_fn *fn = lw_fn_new(u);
   if (!fn) return;
+  /* the parameters: a function template's pattern has no argument list in libclang's C API,
+     its ParmDecl children are the parameters */
+  lw_cursors pattern_params;
+  lw_cursors_init(&pattern_params);
   int n = clang_Cursor_getNumArguments(c);
-  if (n < 0) n = 0;
+  if (n < 0) {
+    lw_children(c, &pattern_params);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < pattern_params.n; i++)
+      if (clang_getCursorKind(pattern_params.v[i]) == CXCursor_ParmDecl)
+        pattern_params.v[k++] = pattern_params.v[i];
+    pattern_params.n = k;
+    n = (int)k;
+  }
   uint32_t first = this_type ? 1 : 0;
   fn->has_this = this_type != NULL;
   if (this_type) fn->this_type = *this_type;
@@ -180,7 +192,7 @@ void lw_lower_body(lw_unit *u, CXCursor c, CXCursor body, const tc_type *this_ty
     v->loc = lw_loc_range(u, clang_getRange(at, at));
   }
   for (int i = 0; i < n; i++) {
-    CXCursor p = clang_Cursor_getArgument(c, (unsigned)i);
+    CXCursor p = pattern_params.n ? pattern_params.v[i] : clang_Cursor_getArgument(c, (unsigned)i);
     tc_var *v = &fn->params[first + (uint32_t)i];
     v->name = lw_intern_cx(u, clang_getCursorSpelling(p));
     v->type = lw_type(u, clang_getCursorType(p));
@@ -192,6 +204,7 @@ void lw_lower_body(lw_unit *u, CXCursor c, CXCursor body, const tc_type *this_ty
       e->sym = first + (tc_sym)i;
     }
   }
+  lw_cursors_free(&pattern_params);
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_Constructor && this_type) constructor_inits(fn, c);
   lw_stmt(fn, body);
