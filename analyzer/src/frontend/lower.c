@@ -173,6 +173,7 @@ void lw_lower_body(lw_unit *u, CXCursor c, CXCursor body, const tc_type *this_ty
     n = (int)k;
   }
   uint32_t first = this_type ? 1 : 0;
+  fn->decl = c;
   fn->has_this = this_type != NULL;
   if (this_type) fn->this_type = *this_type;
   fn->caps = (lw_capture *)caps;

@@ -47,7 +47,10 @@ static tc_type pointer_to(lw_unit *u, tc_type t) {
   return p;
 }
 
+static tc_opnd addr_of_place(const lw_place *p, tc_type ty);
+
 tc_opnd lw_this(lw_fn *fn) {
+  if (fn->self) return addr_of_place(fn->self, pointer_to(fn->u, lw_type(fn->u, fn->self->type)));
   if (!fn->has_this) return lw_opnd_unknown((tc_type){0});
   tc_path p = lw_path_root(TC_ROOT_PARAM, 0);
   p.spelling = tc_intern(fn->u->prog, "this");
@@ -333,8 +336,12 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
     obj.path = lw_temp(fn);
     obj.type = clang_getCursorType(e);
   }
-  if (defaulted && n_call == 0) { /* = default / implicit: the in-class initializers */
+  if (defaulted && n_call == 0) { /* = default / implicit: the in-class initializers, whose
+                                     `this` is the object made here */
+    const lw_place *saved = fn->self;
+    fn->self = &obj;
     lw_field_defaults(fn, &obj, NULL, 0);
+    fn->self = saved;
     return lw_opnd_path(&obj.path, lw_type(u, obj.type));
   }
   lw_note_callee(u, ctor);

@@ -68,6 +68,13 @@ int lw_var_place(lw_fn *fn, CXCursor decl, lw_place *out) {
                                                                                  : (uint32_t)e->sym);
   } else if (k == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(decl) == 1) {
     out->path = lw_path_root(TC_ROOT_GLOBAL, lw_decl_usr(fn->u, decl));
+  } else if (!clang_Cursor_isNull(fn->decl) &&
+             !clang_equalCursors(clang_getCursorSemanticParent(decl), fn->decl) &&
+             clang_getCursorKind(clang_getCursorSemanticParent(decl)) != CXCursor_TranslationUnit) {
+    /* a variable of another function: a generic lambda's capture, lowered per specialization
+       without its closure's layout — unknown, not a fresh variable */
+    fn->u->stats.unknown_exprs++;
+    return 0;
   } else {
     /* A local this builder has not seen declared (code reached oddly, e.g. a jump into a
        nested scope lowered later): declare it now. */
@@ -143,7 +150,7 @@ static int member_place(lw_fn *fn, CXCursor e, lw_place *out) {
       ok = deref_place(fn, lw_expr(fn, base, LW_VALUE), out);
     else
       ok = lw_place_of(fn, base, out);
-  } else if (fn->has_this) { /* a member named inside a member function: this->m */
+  } else if (fn->has_this || fn->self) { /* a member named inside a member function: this->m */
     ok = deref_place(fn, lw_this(fn), out);
   }
   lw_cursors_free(&ch);

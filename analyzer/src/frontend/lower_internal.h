@@ -173,6 +173,7 @@ typedef struct lw_capture {
 
 struct lw_fn {
   lw_unit *u;
+  CXCursor decl;       /* the function being lowered (null for the unit's global init) */
   /* C++ */
   int has_this;        /* parameter 0 is the implicit object pointer */
   tc_type this_type;
@@ -180,6 +181,8 @@ struct lw_fn {
   lw_capture *caps;    /* a lambda's body: the captured variables */
   uint32_t n_caps;
   int captures_this;   /* a lambda's body: `this` is the closure's field "this" */
+  const struct lw_place *self; /* in-class initializers lowered where an object is made: the
+                                  object `this` means there (NULL: this function's own) */
   lw_block *blocks;
   uint32_t n_blocks, cap_blocks;
   uint32_t cur; /* the block being filled, LW_NONE after a jump (code there is unreachable) */
