@@ -168,12 +168,31 @@ static void test_templates_and_throw(void **state) {
   fe_free(&u);
 }
 
+static void test_in_class_initializers_where_made(void **state) {
+  (void)state;
+  fe_unit u;
+  /* P's implicit constructor runs its in-class initializers on the P made in Q::run: `dev` in
+     w's initializer is that P's, not Q's */
+  lower_cxx("#include <dt/dt.h>\n"
+            "struct P { dt_device dev = dt_sim(0); dt_tensor *w = dt_zeros(dev, DT_FLOAT, 0, 0); };\n"
+            "struct Q { dt_device dev; dt_tensor *run() { P p; return p.w; } };\n",
+            &u);
+  char buf[256];
+  const tc_function *run = must(&u, "run");
+  const tc_insn *z = fe_call(u.prog, run, "dt_zeros", 0);
+  assert_non_null(z);
+  const char *dev = fmt(&u, run, &z->args[0], buf, sizeof buf);
+  assert_true(strncmp(dev, "p.", 2) == 0 && strstr(dev, ".dev") != NULL);
+  fe_free(&u);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_members_and_constructors),
     cmocka_unit_test(test_references),
     cmocka_unit_test(test_lambdas),
     cmocka_unit_test(test_templates_and_throw),
+    cmocka_unit_test(test_in_class_initializers_where_made),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
