@@ -515,6 +515,14 @@ int tc_driver_run(tc_options *o) {
     goto done;
   }
   t_lowered = now_s();
+  if (o->stats) { /* the front end's coverage (SPEC §7: never silent) */
+    tc_lower_stats ls;
+    memset(&ls, 0, sizeof ls);
+    for (size_t i = 0; i < ul.n; i++)
+      for (uint32_t k = 0; ul.units[i].prog && k < ul.units[i].prog->n_units; k++)
+        tc_lower_stats_add(&ls, &ul.units[i].prog->units[k].stats);
+    tc_lower_stats_print(&ls, (uint32_t)ul.n, stderr);
+  }
   size_t n_cached = 0;
   for (size_t i = 0; i < ul.n; i++) n_cached += ul.units[i].from_cache != 0;
   t_merged = now_s();

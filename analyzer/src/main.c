@@ -50,6 +50,7 @@ static void usage(FILE *f) {
         "                     add A after / before the compiler arguments (as clang-tidy does,\n"
         "                     so tagcheck can stand in for it: -DCMAKE_C_CLANG_TIDY=tagcheck)\n"
         "  --dump-ir          print the lowered IR instead of analyzing (debugging)\n"
+        "  --stats            print the function bodies analyzed and skipped, by cause\n"
         "  -q                 no summary line on stderr\n"
         "  --version          print the version\n"
         "  -h, --help         print this help\n"
@@ -267,6 +268,7 @@ static int parse_args(int argc, char **argv, tc_options *o) {
     else if (!strcmp(a, "--show-suppressed")) o->show_suppressed = 1;
     else if (!strcmp(a, "--dump-ir")) o->dump_ir = 1;
     else if (!strcmp(a, "--list-rules")) o->list_rules = 1;
+    else if (!strcmp(a, "--stats")) o->stats = 1;
     else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) o->quiet = 1;
     else {
       int matched = 0;

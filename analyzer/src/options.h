@@ -34,6 +34,7 @@ typedef struct tc_options {
   char **disable_rules;
   size_t n_disable_rules;
   int dump_ir;             /* --dump-ir: print the lowered IR (debugging) */
+  int stats;               /* --stats: the front end's coverage on stderr (tc_lower_stats_print) */
   int quiet;               /* -q: no summary line on stderr */
   int list_rules;          /* --list-rules: print the loaded rules, one a line, and exit */
   char *explain_rule;      /* --explain RULE: print what RULE means, an example, its fix */

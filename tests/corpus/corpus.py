@@ -65,7 +65,8 @@ class Program:
         self.name = name
         self.root = root  # the .c file, or the project directory
         self.files = sorted(os.path.realpath(f) for f in files)
-        self.sources = [f for f in self.files if f.endswith(".c")]
+        self.sources = [f for f in self.files if f.endswith(SOURCE_EXTS)]
+        self.is_cxx = any(f.endswith(CXX_EXTS) for f in self.sources)
         self.is_project = os.path.isdir(root)
         self.expectations = []
         self.directives = {}
@@ -177,6 +178,10 @@ class Program:
 # tests (corpus/ggml/: tests/ggml). They are not dt programs: never analyzed with rules/dt.json
 # nor run against the dt runtime.
 OTHER_API_DIRS = ("ggml",)
+# Programs are C (.c) or C++ (.cpp: built with the C++ compiler, analyzed as C++17).
+CXX_EXTS = (".cpp",)
+SOURCE_EXTS = (".c",) + CXX_EXTS
+HEADER_EXTS = (".h", ".hpp")
 
 
 def discover(corpus_dir):
@@ -190,17 +195,18 @@ def discover(corpus_dir):
             files = []
             for dp, dn, fn in os.walk(dirpath):
                 dn[:] = sorted(d for d in dn if not d.startswith("."))
-                files += [os.path.join(dp, f) for f in fn if f.endswith((".c", ".h"))]
+                files += [os.path.join(dp, f) for f in fn if f.endswith(SOURCE_EXTS + HEADER_EXTS)]
             dirnames[:] = []
-            if any(f.endswith(".c") for f in files):
+            if any(f.endswith(SOURCE_EXTS) for f in files):
                 programs.append((os.path.relpath(dirpath, corpus_dir), dirpath, files))
             continue
         if dirpath == multi:
             continue
         for f in sorted(filenames):
-            if f.endswith(".c"):
+            if f.endswith(SOURCE_EXTS):
                 path = os.path.join(dirpath, f)
-                programs.append((os.path.relpath(path, corpus_dir)[:-2], path, [path]))
+                programs.append((os.path.splitext(os.path.relpath(path, corpus_dir))[0], path,
+                                 [path]))
     return sorted(programs)
 
 
@@ -286,8 +292,11 @@ class Context:
         os.makedirs(d, exist_ok=True)
         return d
 
+    def compiler(self, prog):
+        return (self.m.get("cxx") or "c++") if prog.is_cxx else self.m["cc"]
+
     def compile_args(self, prog):
-        args = ["-std=c11", "-I" + self.m["include_dir"]]
+        args = ["-std=c++17" if prog.is_cxx else "-std=c11", "-I" + self.m["include_dir"]]
         if prog.is_project:
             args.append("-I" + os.path.realpath(prog.root))
         return args
@@ -302,8 +311,10 @@ class Context:
             self._analysis[prog.name] = res
             return res
         work = self.pwork(prog)
-        cmd = [tool, "--format", "json", "--no-cache", "-j", "1", "--rules", self.m["rules"],
-               "--root", self.m["source_dir"], "-q"] + prog.tagcheck_args()
+        cmd = [tool, "--format", "json", "--no-cache", "-j", "1", "--rules", self.m["rules"]]
+        if prog.is_cxx and self.m.get("cxx_rules"):  # the C++ standard library, under dt's rules
+            cmd += ["--rules", self.m["cxx_rules"]]
+        cmd += ["--root", self.m["source_dir"], "-q"] + prog.tagcheck_args()
         if prog.is_project:
             entries = []
             for src in prog.sources:
@@ -311,7 +322,7 @@ class Context:
                 entries.append({
                     "directory": os.path.realpath(prog.root),
                     "file": rel,
-                    "arguments": [self.m["cc"]] + self.compile_args(prog) + ["-c", rel, "-o",
+                    "arguments": [self.compiler(prog)] + self.compile_args(prog) + ["-c", rel, "-o",
                                                                            os.path.join(work, rel + ".o")],
                 })
             with open(os.path.join(work, "compile_commands.json"), "w", encoding="utf-8") as fh:
@@ -389,7 +400,9 @@ class Context:
 
     def build(self, sources, exe, extra):
         m = self.m
-        cmd = [m["cc"]] + m["cflags"] + extra + ["-I" + m["include_dir"]] + sources + \
+        cxx = any(f.endswith(CXX_EXTS) for f in sources)
+        flags = [("-std=c++17" if f == "-std=c11" else f) for f in m["cflags"]] if cxx else m["cflags"]
+        cmd = [(m.get("cxx") or "c++") if cxx else m["cc"]] + flags + extra + ["-I" + m["include_dir"]] + sources + \
               ["-o", exe] + m["ldflags"] + [m["libdt"], "-Wl,-rpath," + os.path.dirname(m["libdt"])]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         if p.returncode != 0:
@@ -615,7 +628,10 @@ def check_oracle(ctx, prog, out):
     if not ok_r:
         out.append("  " + why_r)
     ok_f = True
-    if ok_s and ok_r and run["kind"] == "tag-failure" and not err:
+    # C++ programs: the runtime's enclosing-function scanner (runtime/src/report_source.c)
+    # reads C only — a member defined in its class body has no enclosing function there, a
+    # lambda's is the function around it — so the halves' fingerprints are not compared yet.
+    if ok_s and ok_r and run["kind"] == "tag-failure" and not err and not prog.is_cxx:
         # The same bug seen by both halves must carry the same fingerprint (dt/fingerprint.h),
         # so that merged static and run-time reports count it once.
         fl = run["failure"]

@@ -195,20 +195,37 @@ static void test_errors(void **state) {
                "\"arguments\" is not an array of strings");
   expect_error("[{\"directory\": \"/a\", \"file\": \"x.c\", \"command\": \"cc 'x.c\"}]",
                "unterminated quote");
-  /* sources that are not C are left out, and counted */
+  /* sources that are neither C, C++ nor CUDA are left out, and counted; a CUDA unit is parsed
+     in clang's CUDA mode without a toolkit, nvcc's own flags left out */
   tc_compdb db2;
   char err2[256];
-  const char *mixed = "[{\"directory\": \"/a\", \"file\": \"k.cu\", \"command\": \"nvcc -c k.cu\"},"
+  const char *mixed = "[{\"directory\": \"/a\", \"file\": \"k.cu\", \"command\": \"nvcc "
+                      "-x cu -arch sm_80 -ccbin g++ -Xcompiler -fPIC -DK=1 -c k.cu\"},"
                       " {\"directory\": \"/a\", \"file\": \"s.S\", \"command\": \"cc -c s.S\"},"
                       " {\"directory\": \"/a\", \"file\": \"m.c\", \"command\": \"cc -c m.c\"},"
                       " {\"directory\": \"/a\", \"file\": \"w.cpp\", \"command\": \"c++ -c w.cpp\"}]";
   assert_int_equal(tc_compdb_parse(mixed, strlen(mixed), "/p/compile_commands.json", "/p", &db2,
                                    err2, sizeof err2),
                    0);
-  assert_int_equal(db2.n, 2);
-  assert_int_equal(db2.n_skipped, 2);
-  assert_string_equal(db2.first_skipped, "/a/k.cu");
-  assert_string_equal(db2.cmds[0].file, "/a/m.c");
+  assert_int_equal(db2.n, 3);
+  assert_int_equal(db2.n_skipped, 1);
+  assert_string_equal(db2.first_skipped, "/a/s.S");
+  assert_string_equal(db2.cmds[0].file, "/a/k.cu");
+  assert_string_equal(db2.cmds[1].file, "/a/m.c");
+  int cuda = 0, host_only = 0, no_inc = 0, define = 0;
+  for (size_t i = 0; i < db2.cmds[0].argc; i++) {
+    const char *a = db2.cmds[0].argv[i];
+    if (!strcmp(a, "-x")) cuda += !strcmp(db2.cmds[0].argv[i + 1], "cuda") ? 1 : 100;
+    host_only += !strcmp(a, "--cuda-host-only");
+    no_inc += !strcmp(a, "-nocudainc");
+    define += !strcmp(a, "-DK=1");
+    assert_true(strcmp(a, "-arch") != 0 && strcmp(a, "sm_80") != 0 && strcmp(a, "cu") != 0 &&
+                strcmp(a, "g++") != 0);
+  }
+  assert_int_equal(cuda, 1);
+  assert_int_equal(host_only, 1);
+  assert_int_equal(no_inc, 1);
+  assert_int_equal(define, 1);
   tc_compdb_free(&db2);
   /* an empty database is valid */
   tc_compdb db;

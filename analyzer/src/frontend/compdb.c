@@ -202,7 +202,11 @@ static const char *const sep_drop[] = {
   "-o", "-MF", "-MT", "-MQ", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "--param",
   "-aux-info", "-T", "-u", "-z", "-l", "-L", "-B", "-e", "-dumpbase", "-dumpdir", "-include-pch",
   "-Xcuda-ptxas", "-Xcuda-fatbinary", "-Xarch_host", "-Xarch_device", "-Xopenmp-target",
-  "-ccc-install-dir", "-serialize-diagnostics", "-MJ", "-fmodules-cache-path", "-wrapper"};
+  "-ccc-install-dir", "-serialize-diagnostics", "-MJ", "-fmodules-cache-path", "-wrapper",
+  /* nvcc's */
+  "-ccbin", "--compiler-bindir", "-Xcompiler", "--compiler-options", "-Xcudafe", "-Xptxas",
+  "-Xnvlink", "-gencode", "--generate-code", "--options-file", "-maxrregcount", "-t",
+  "--threads", "--default-stream"};
 /* Joined forms we keep (prefix followed by the value); those whose value is a path. */
 static const char *const joined_keep_path[] = {"-isystem", "-iquote", "-idirafter", "-I",
                                                "--sysroot=", "-isysroot", "-iframework"};
@@ -386,6 +390,18 @@ int tc_filter_args(const char *const *in, size_t n, int has_compiler, const char
     sv_push(&sv, dt_dirs[k]);
     break;
   }
+  /* headers a compiler brings with it that libclang's resource directory may lack (omp.h for
+     -fopenmp): declarations only, found when nothing else provides them */
+  const char *fb_dirs[] = {TC_FALLBACK_INCLUDE_INSTALLED, TC_FALLBACK_INCLUDE_BUILD};
+  for (size_t k = 0; k < 2; k++) {
+    if (!fb_dirs[k][0]) continue;
+    char probe[4096];
+    snprintf(probe, sizeof probe, "%s/omp.h", fb_dirs[k]);
+    if (access(probe, R_OK) != 0) continue;
+    sv_push(&sv, "-idirafter");
+    sv_push(&sv, fb_dirs[k]);
+    break;
+  }
   if (sv.oom) {
     sv_free(&sv);
     return -1;
@@ -421,6 +437,54 @@ int tc_compile_cmd_copy(const tc_compile_cmd *src, tc_compile_cmd *dst) {
   return dst->argv ? 0 : -1;
 }
 
+/* ---- CUDA ---- */
+
+static int is_cuda_file(const char *file) {
+  const char *dot = strrchr(file, '.');
+  return dot && strcmp(dot, ".cu") == 0 && !strchr(dot, '/');
+}
+
+/* A `.cu` unit is parsed as CUDA host code without a toolkit: the language and the GPU
+   architecture the build names (nvcc's `-x cu`, `-arch sm_80`) give way to clang's CUDA mode
+   with no CUDA installation, and analyzer/cuda/ (keywords, index variables, the launch hook,
+   the runtime API) stands in for the toolkit's headers. */
+static int cuda_adjust(tc_compile_cmd *cmd) {
+  strvec sv = {0};
+  for (size_t i = 0; i < cmd->argc; i++) {
+    const char *a = cmd->argv[i];
+    if ((strcmp(a, "-x") == 0 || strcmp(a, "-arch") == 0) && i + 1 < cmd->argc) {
+      i++;
+      continue;
+    }
+    if (strncmp(a, "-x", 2) == 0 && a[2]) continue;
+    sv_push(&sv, a);
+  }
+  const char *stubs = NULL;
+  const char *dirs[] = {TC_CUDA_STUBS_INSTALLED, TC_CUDA_STUBS_BUILD};
+  char probe[4096];
+  for (size_t k = 0; k < 2 && !stubs; k++) {
+    if (!dirs[k][0]) continue;
+    snprintf(probe, sizeof probe, "%s/tagcheck_cuda.h", dirs[k]);
+    if (access(probe, R_OK) == 0) stubs = dirs[k];
+  }
+  const char *const mode[] = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib"};
+  for (size_t k = 0; k < COUNT(mode); k++) sv_push(&sv, mode[k]);
+  if (stubs) {
+    sv_push(&sv, "-isystem");
+    sv_push(&sv, stubs);
+    sv_push(&sv, "-include"); /* found through -isystem: a system header, never analyzed */
+    sv_push(&sv, "tagcheck_cuda.h");
+  }
+  if (sv.oom) {
+    sv_free(&sv);
+    return -1;
+  }
+  tc_argv_free(cmd->argv, cmd->argc);
+  cmd->argv = sv.v;
+  cmd->argc = sv.n;
+  return 0;
+}
+
 int tc_compile_cmd_from_args(const char *file, const char *const *args, size_t n_args,
                              const char *cwd, tc_compile_cmd *out) {
   memset(out, 0, sizeof *out);
@@ -431,7 +495,8 @@ int tc_compile_cmd_from_args(const char *file, const char *const *args, size_t n
   /* a whole compiler command (how CMake runs a clang-tidy stand-in: FILE -- cc -c FILE …) */
   int has_compiler = n_args > 0 && args[0][0] != '-' && !tc_compdb_is_c_family(args[0]);
   if (!out->directory || !out->file ||
-      tc_filter_args(args, n_args, has_compiler, out->directory, &out->argv, &out->argc) != 0) {
+      tc_filter_args(args, n_args, has_compiler, out->directory, &out->argv, &out->argc) != 0 ||
+      (is_cuda_file(out->file) && cuda_adjust(out) != 0)) {
     tc_compile_cmd_free(out);
     return -1;
   }
@@ -441,8 +506,8 @@ int tc_compile_cmd_from_args(const char *file, const char *const *args, size_t n
 /* ---- the database ---- */
 
 int tc_compdb_is_c_family(const char *file) {
-  static const char *const exts[] = {"c", "h", "i", "cc", "cp", "cpp", "cxx", "c++", "C",
-                                     "CC", "CPP", "ii", "hh", "hpp", "hxx", "m", "mm"};
+  static const char *const exts[] = {"c",  "h",  "i",   "cc", "cp", "cpp", "cxx", "c++", "C",
+                                     "CC", "CPP", "ii", "hh", "hpp", "hxx", "m", "mm", "cu"};
   const char *slash = strrchr(file, '/');
   const char *dot = strrchr(slash ? slash : file, '.');
   if (!dot || !dot[1]) return 0;
@@ -535,6 +600,7 @@ static const char *parse_entry(const cJSON *e, const char *db_dir, tc_compile_cm
                                       &cmd->argv, &cmd->argc)
                      : -1;
   tc_argv_free(argv, argc);
+  if (rc == 0 && is_cuda_file(cmd->file)) rc = cuda_adjust(cmd);
   if (rc != 0) {
     tc_compile_cmd_free(cmd);
     return "out of memory";

@@ -48,11 +48,33 @@ int lw_var_place(lw_fn *fn, CXCursor decl, lw_place *out) {
   if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl) return 0;
   out->type = clang_getCursorType(decl);
   lw_cmap_entry *e = lw_cmap_find(&fn->vars, decl);
+  if (!e) {
+    for (uint32_t i = 0; i < fn->n_caps; i++) {
+      if (!clang_equalCursors(fn->caps[i].decl, decl)) continue;
+      /* a lambda's capture: a field of the closure `this` points to (holding the variable's
+         address when captured by reference) */
+      tc_path p = lw_path_root(TC_ROOT_PARAM, 0);
+      p = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_DEREF});
+      p = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_FIELD, .field = fn->caps[i].field});
+      if (fn->caps[i].by_ref) p = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_DEREF});
+      if (lw_type_is_reference(out->type)) out->type = clang_getPointeeType(out->type);
+      out->path = p;
+      out->path.spelling = fn->caps[i].field;
+      return 1;
+    }
+  }
   if (e) {
     out->path = lw_path_root((tc_root_kind)e->value, e->value == TC_ROOT_GLOBAL ? e->sym
                                                                                  : (uint32_t)e->sym);
   } else if (k == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(decl) == 1) {
     out->path = lw_path_root(TC_ROOT_GLOBAL, lw_decl_usr(fn->u, decl));
+  } else if (!clang_Cursor_isNull(fn->decl) &&
+             !clang_equalCursors(clang_getCursorSemanticParent(decl), fn->decl) &&
+             clang_getCursorKind(clang_getCursorSemanticParent(decl)) != CXCursor_TranslationUnit) {
+    /* a variable of another function: a generic lambda's capture, lowered per specialization
+       without its closure's layout — unknown, not a fresh variable */
+    fn->u->stats.unknown_exprs++;
+    return 0;
   } else {
     /* A local this builder has not seen declared (code reached oddly, e.g. a jump into a
        nested scope lowered later): declare it now. */
@@ -63,6 +85,10 @@ int lw_var_place(lw_fn *fn, CXCursor decl, lw_place *out) {
       ne->sym = id;
     }
     out->path = lw_path_root(TC_ROOT_LOCAL, id);
+  }
+  if (lw_type_is_reference(out->type)) { /* a reference: its slot holds the referent's address */
+    out->path = lw_path_extend(fn, &out->path, (tc_elem){.kind = TC_ELEM_DEREF});
+    out->type = clang_getPointeeType(out->type);
   }
   out->path.spelling = lw_intern_cx(fn->u, clang_getCursorSpelling(decl));
   return 1;
@@ -124,6 +150,8 @@ static int member_place(lw_fn *fn, CXCursor e, lw_place *out) {
       ok = deref_place(fn, lw_expr(fn, base, LW_VALUE), out);
     else
       ok = lw_place_of(fn, base, out);
+  } else if (fn->has_this || fn->self) { /* a member named inside a member function: this->m */
+    ok = deref_place(fn, lw_this(fn), out);
   }
   lw_cursors_free(&ch);
   if (!ok) return 0;
@@ -270,6 +298,7 @@ int lw_place_of(lw_fn *fn, CXCursor e, lw_place *out) {
   fn->depth++;
   int ok = place_impl(fn, e, out);
   fn->depth--;
+  if (ok) out->type = clang_getCursorType(e); /* a member's place has the member's type */
   if (ok && !out->path.spelling) out->path.spelling = lw_spelling_text(fn->u, e);
   return ok;
 }
@@ -284,13 +313,16 @@ static int is_builtin_expect(lw_unit *u, tc_sym name) {
 
 static tc_opnd lower_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode) {
   lw_unit *u = fn->u;
+  tc_opnd cxx;
+  if (lw_cxx_call(fn, e, dst, mode, &cxx)) return cxx;
   CXCursor ref = clang_getCursorReferenced(e);
   int direct = clang_getCursorKind(ref) == CXCursor_FunctionDecl;
+  if (direct) lw_note_callee(u, ref);
   int n_args = clang_Cursor_getNumArguments(e);
   if (n_args < 0) n_args = 0;
   tc_callee callee = {0};
   if (direct) {
-    callee.name = lw_intern_cx(u, clang_getCursorSpelling(ref));
+    callee.name = lw_callee_name(u, ref);
     callee.usr = lw_decl_usr(u, ref);
     if (is_builtin_expect(u, callee.name) && n_args >= 1) {
       for (int i = 1; i < n_args; i++) lw_expr(fn, clang_Cursor_getArgument(e, (unsigned)i), LW_EFFECT);
@@ -837,7 +869,9 @@ static tc_opnd expr_impl(lw_fn *fn, CXCursor e, lw_mode mode) {
       o.sym = lw_intern_cx(u, clang_getCursorSpelling(ref));
       return o;
     }
-    case CXCursor_FunctionDecl: {
+    case CXCursor_FunctionDecl:
+    case CXCursor_CXXMethod: { /* a function designator (a static member's too) */
+      lw_note_callee(u, ref);
       tc_opnd o = {0};
       o.kind = TC_OPND_FUNC;
       o.sym = lw_decl_usr(u, ref);
@@ -851,8 +885,11 @@ static tc_opnd expr_impl(lw_fn *fn, CXCursor e, lw_mode mode) {
       if (!lw_var_place(fn, ref, &p)) return lw_opnd_unknown(type_of(fn, e));
       return lw_opnd_path(&p.path, type_of(fn, e));
     }
-    default:
+    default: { /* a template's constant argument (`N` in an instantiation), a constexpr */
+      int64_t v;
+      if (lw_eval_int(e, &v)) return lw_opnd_int(v, type_of(fn, e));
       return lw_opnd_unknown(type_of(fn, e));
+    }
     }
   }
   case CXCursor_ParenExpr: {
@@ -864,12 +901,17 @@ static tc_opnd expr_impl(lw_fn *fn, CXCursor e, lw_mode mode) {
     return r;
   }
   case CXCursor_UnexposedExpr:
-  case CXCursor_CStyleCastExpr: {
+  case CXCursor_CStyleCastExpr:
+  case CXCursor_CXXStaticCastExpr:
+  case CXCursor_CXXReinterpretCastExpr:
+  case CXCursor_CXXConstCastExpr:
+  case CXCursor_CXXDynamicCastExpr:
+  case CXCursor_CXXFunctionalCastExpr: {
     lw_cursors ch;
     lw_cursors_init(&ch);
     expr_children(e, &ch);
     tc_opnd r;
-    if (ch.n == 1 || (ch.n >= 1 && clang_getCursorKind(e) == CXCursor_CStyleCastExpr))
+    if (ch.n == 1 || (ch.n >= 1 && clang_getCursorKind(e) != CXCursor_UnexposedExpr))
       r = convert(fn, e, ch.v[ch.n - 1], mode);
     else
       r = unknown_after_effects(fn, e);
@@ -894,7 +936,30 @@ static tc_opnd expr_impl(lw_fn *fn, CXCursor e, lw_mode mode) {
     return conditional(fn, e, mode);
   case CXCursor_StmtExpr:
     return stmt_expr(fn, e, NULL, mode);
+  case CXCursor_CXXThisExpr:
+    return lw_this(fn);
+  case CXCursor_LambdaExpr:
+    return lw_lambda(fn, e, NULL);
+  case CXCursor_CXXNewExpr:
+    return lw_new(fn, e);
+  case CXCursor_CXXThrowExpr: /* the path ends here (a handler joins at its try, lower_stmt.c) */
+    effects_of_children(fn, e);
+    lw_terminate(fn, TC_T_UNREACHABLE, none_opnd(), lw_loc(u, e));
+    return none_opnd();
+  case CXCursor_InitListExpr: /* `Tensor{h}`, `return {a, b};`: a temporary initialized so */
+    if (lw_type_is_record(clang_getCursorType(e)) || lw_type_is_array(clang_getCursorType(e))) {
+      lw_place t = {lw_temp(fn), clang_getCursorType(e)};
+      lw_init(fn, e, &t);
+      return lw_opnd_path(&t.path, type_of(fn, e));
+    }
+    return unknown_after_effects(fn, e);
+  case CXCursor_CXXDeleteExpr:
+  case CXCursor_CXXTypeidExpr:
+  case CXCursor_PackExpansionExpr:
+  case CXCursor_SizeOfPackExpr:
+    return unknown_after_effects(fn, e); /* nothing here a tag can flow through */
   default:
+    u->stats.unknown_exprs++;
     return unknown_after_effects(fn, e);
   }
 }
@@ -955,6 +1020,11 @@ void lw_expr_into(lw_fn *fn, CXCursor e, const lw_place *dst) {
     case CXCursor_StmtExpr:
       fn->depth++;
       stmt_expr(fn, s, dst, LW_VALUE);
+      fn->depth--;
+      return;
+    case CXCursor_LambdaExpr:
+      fn->depth++;
+      lw_lambda(fn, s, dst);
       fn->depth--;
       return;
     default:

@@ -13,6 +13,7 @@ lw_fn *lw_fn_new(lw_unit *u) {
     return NULL;
   }
   fn->u = u;
+  fn->decl = clang_getNullCursor();
   fn->cur = lw_new_block(fn);
   if (fn->n_blocks == 0) { /* out of memory: there must be an entry block */
     free(fn);

@@ -92,6 +92,12 @@ typedef struct lw_file {
 
 typedef struct lw_fn lw_fn;
 
+/* A growable list of cursors kept across a whole unit (lw_cursors is for one node's children). */
+typedef struct lw_cursor_list {
+  CXCursor *v;
+  uint32_t n, cap;
+} lw_cursor_list;
+
 typedef struct lw_unit {
   tc_program *prog;
   CXTranslationUnit tu;
@@ -116,6 +122,14 @@ typedef struct lw_unit {
   lw_pmap global_seen; /* USR sym → index into globals */
   lw_fn *ginit;        /* the unit's __tc_global_init builder, created on demand */
   uintptr_t stack_floor; /* lowering stops descending below this stack address (0: no check) */
+  /* C++: template specializations called by what was lowered (lowered after the top-level
+     walk, once each), and the templates' patterns (lowered at the end unless some
+     specialization of theirs was) */
+  lw_cursor_list pending;
+  lw_pmap pending_seen;  /* USR sym → 1 */
+  lw_cursor_list patterns;
+  lw_pmap instantiated;  /* canonical pattern declaration → 1 */
+  tc_lower_stats stats;
   int oom;               /* an allocation failed: the lowering stops, the unit fails */
   unsigned long n_allocs; /* lowering allocations so far (opts->fail_alloc_after) */
   lw_file no_file;       /* what file lookups give once memory ran out (no path, no text) */
@@ -150,8 +164,27 @@ typedef struct lw_label {
   uint32_t blk;
 } lw_label;
 
+/* A variable a lambda's body names from the function around it: read through the closure
+   object (`this` of the lambda's operator()), field `field`, which holds the value (a capture
+   by copy) or the variable's address (by reference). */
+typedef struct lw_capture {
+  CXCursor decl;
+  tc_sym field;
+  int by_ref;
+} lw_capture;
+
 struct lw_fn {
   lw_unit *u;
+  CXCursor decl;       /* the function being lowered (null for the unit's global init) */
+  /* C++ */
+  int has_this;        /* parameter 0 is the implicit object pointer */
+  tc_type this_type;
+  int ret_is_ref;      /* returns a reference: return statements give the referent's address */
+  lw_capture *caps;    /* a lambda's body: the captured variables */
+  uint32_t n_caps;
+  int captures_this;   /* a lambda's body: `this` is the closure's field "this" */
+  const struct lw_place *self; /* in-class initializers lowered where an object is made: the
+                                  object `this` means there (NULL: this function's own) */
   lw_block *blocks;
   uint32_t n_blocks, cap_blocks;
   uint32_t cur; /* the block being filled, LW_NONE after a jump (code there is unreachable) */
@@ -189,7 +222,8 @@ tc_type lw_type(lw_unit *u, CXType t);
 tc_type_class lw_type_class(CXType t);
 int lw_type_is_integer(CXType t);
 int lw_type_is_unsigned(CXType t);
-int lw_type_is_pointer(CXType t);
+int lw_type_is_pointer(CXType t);   /* pointers and references */
+int lw_type_is_reference(CXType t); /* T & and T && */
 int lw_type_is_record(CXType t);
 int lw_type_is_array(CXType t);
 int lw_same_record(CXType a, CXType b);
@@ -244,7 +278,34 @@ void lw_init(lw_fn *fn, CXCursor init, const lw_place *dst);
 /* ---- lower_stmt.c ---- */
 void lw_stmt(lw_fn *fn, CXCursor s);
 
+/* ---- lower_cxx.c: C++ constructs (calls of members and constructors, lambdas, range-for,
+   try/catch, new) ---- */
+/* The value of `this` in fn (unknown outside member functions). */
+tc_opnd lw_this(lw_fn *fn);
+/* The address of the object e designates (a temporary holds it when e is not a place). */
+tc_opnd lw_addr_of(lw_fn *fn, CXCursor e);
+/* A call whose callee is a C++ member or a constructor, or a call taking reference
+   arguments; 0 when e is a plain C call lower_expr.c lowers itself. */
+int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opnd *result);
+tc_opnd lw_lambda(lw_fn *fn, CXCursor e, const lw_place *dst);
+tc_opnd lw_new(lw_fn *fn, CXCursor e);
+/* Lowers the in-class initializers of the record at obj (this->f = … for every field that has
+   one), skipping the fields named in `except` (a constructor's member initializers). */
+void lw_field_defaults(lw_fn *fn, const lw_place *obj, const tc_sym *except, uint32_t n_except);
+/* The name a call of callee carries (qualified for the standard library's members). */
+tc_sym lw_callee_name(lw_unit *u, CXCursor callee);
+/* Remembers a specialization a call names, to be lowered once the walk is done. */
+void lw_note_callee(lw_unit *u, CXCursor callee);
+/* Binds reference variable place dst (its own slot, not the referent) to init. */
+void lw_bind_reference(lw_fn *fn, const lw_place *dst, CXCursor init);
+
 /* ---- lower.c ---- */
+/* Lowers the function definitions (and walks the namespaces and classes) inside c. */
+void lw_lower_decls(lw_unit *u, CXCursor c);
+/* Lowers one function body (free, member, constructor, lambda's operator()) into u; this_type
+   non-NULL gives it an implicit object parameter; caps: a lambda's captures. */
+void lw_lower_body(lw_unit *u, CXCursor decl, CXCursor body, const tc_type *this_type,
+                   const lw_capture *caps, uint32_t n_caps, int captures_this, int is_lambda);
 /* The unit's global-init builder (created on first use); NULL when out of memory. */
 lw_fn *lw_global_init(lw_unit *u);
 /* Registers a global (file-scope or function-local static) and lowers its initializer. */

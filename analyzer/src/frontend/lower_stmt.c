@@ -61,15 +61,20 @@ static void local_decl(lw_fn *fn, CXCursor d) {
   p.path = lw_path_root(TC_ROOT_LOCAL, id);
   p.path.spelling = fn->locals[id].name;
   p.type = clang_getCursorType(d);
-  lw_init(fn, init, &p);
+  if (lw_type_is_reference(p.type)) lw_bind_reference(fn, &p, init); /* auto &r = x: r = &x */
+  else lw_init(fn, init, &p);
 }
 
 static void decl_stmt(lw_fn *fn, CXCursor s) {
   lw_cursors ch;
   lw_cursors_init(&ch);
   lw_children(s, &ch);
-  for (uint32_t i = 0; i < ch.n; i++)
-    if (clang_getCursorKind(ch.v[i]) == CXCursor_VarDecl) local_decl(fn, ch.v[i]);
+  for (uint32_t i = 0; i < ch.n; i++) {
+    enum CXCursorKind k = clang_getCursorKind(ch.v[i]);
+    if (k == CXCursor_VarDecl) local_decl(fn, ch.v[i]);
+    else if (k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl)
+      lw_lower_decls(fn->u, ch.v[i]); /* a local class's member functions */
+  }
   lw_cursors_free(&ch);
 }
 
@@ -353,7 +358,7 @@ static void return_stmt(lw_fn *fn, CXCursor s) {
   lw_children(s, &ch);
   tc_opnd v = none_opnd();
   if (ch.n >= 1 && clang_isExpression(clang_getCursorKind(ch.v[ch.n - 1])))
-    v = lw_expr(fn, ch.v[ch.n - 1], LW_VALUE);
+    v = fn->ret_is_ref ? lw_addr_of(fn, ch.v[ch.n - 1]) : lw_expr(fn, ch.v[ch.n - 1], LW_VALUE);
   lw_cursors_free(&ch);
   lw_terminate(fn, TC_T_RETURN, v, lw_loc(fn->u, s));
 }
@@ -377,6 +382,141 @@ static void children_as_statements(lw_fn *fn, CXCursor s) {
   lw_children(s, &ch);
   for (uint32_t i = 0; i < ch.n; i++) lw_stmt(fn, ch.v[i]);
   lw_cursors_free(&ch);
+}
+
+/* for (decl : range) body — over an array of known size, an index loop (a hidden counter k
+   from 0 to the size; decl is element k, or its address for a reference), so the engine
+   follows each iteration as in C; over anything else (a container) the loop runs any number
+   of times and decl is unknown. */
+static void range_for(lw_fn *fn, CXCursor s) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(s, &ch);
+  if (ch.n < 3) {
+    children_as_statements(fn, s);
+    lw_cursors_free(&ch);
+    return;
+  }
+  CXCursor body = ch.v[ch.n - 1], range = ch.v[ch.n - 2], var = clang_getNullCursor();
+  for (uint32_t i = 0; i + 2 < ch.n; i++) {
+    if (clang_getCursorKind(ch.v[i]) == CXCursor_VarDecl) var = ch.v[i];
+    else lw_stmt(fn, ch.v[i]); /* C++20's init-statement */
+  }
+  lw_cursors_free(&ch);
+  lw_unit *u = fn->u;
+  tc_srcloc loc = lw_loc(u, s);
+  lw_place rp;
+  int have_range = clang_isExpression(clang_getCursorKind(range)) && lw_place_of(fn, range, &rp);
+  if (!have_range && clang_isExpression(clang_getCursorKind(range))) lw_expr(fn, range, LW_EFFECT);
+  CXType rt = have_range ? clang_getCanonicalType(rp.type) : (CXType){0};
+  long long size = have_range && rt.kind == CXType_ConstantArray ? clang_getArraySize(rt) : -1;
+  tc_type int_ty = {0};
+  int_ty.cls = TC_TY_INT;
+  int_ty.name = tc_intern(u->prog, "long");
+  tc_path k = lw_temp(fn);
+  if (size >= 0) {
+    tc_insn *in = lw_emit(fn, TC_I_ASSIGN, loc);
+    in->has_dst = 1;
+    in->dst = k;
+    in->dst_type = int_ty;
+    in->a = lw_opnd_int(0, int_ty);
+  }
+  uint32_t head = lw_new_block(fn), bb = lw_new_block(fn), step = lw_new_block(fn),
+           exit = lw_new_block(fn);
+  lw_set_cur(fn, head);
+  if (size >= 0) {
+    tc_insn *in = lw_emit(fn, TC_I_BINOP, loc);
+    in->opc = TC_OPC_LT;
+    in->a = lw_opnd_path(&k, int_ty);
+    in->b = lw_opnd_int(size, int_ty);
+    in->has_dst = 1;
+    in->dst = lw_temp(fn);
+    in->dst_type = int_ty;
+    lw_branch(fn, lw_opnd_path(&in->dst, int_ty), bb, exit, loc);
+  } else {
+    lw_branch(fn, lw_opnd_unknown((tc_type){0}), bb, exit, loc);
+  }
+  push_jump(fn, exit, step);
+  lw_set_cur(fn, bb);
+  if (!clang_Cursor_isNull(var)) {
+    uint32_t id = lw_add_local(fn, var, 0, 0);
+    lw_cmap_entry *e = lw_cmap_put(&fn->vars, var, NULL);
+    if (e) {
+      e->value = TC_ROOT_LOCAL;
+      e->sym = id;
+    }
+    tc_path vp = lw_path_root(TC_ROOT_LOCAL, id);
+    vp.spelling = fn->locals[id].name;
+    CXType vt = clang_getCursorType(var);
+    if (have_range && lw_type_is_array(rt)) {
+      tc_elem ix = {.kind = TC_ELEM_INDEX_ANY};
+      if (size >= 0) {
+        ix.index_root = k.root;
+        ix.index_id = k.id;
+      }
+      tc_path ep = lw_path_extend(fn, &rp.path, ix);
+      tc_type et = lw_type(u, clang_getArrayElementType(rt));
+      tc_opnd v = lw_opnd_path(&ep, et);
+      if (lw_type_is_reference(vt)) v.kind = TC_OPND_ADDR;
+      lw_assign(fn, &vp, vt, v, loc);
+    } else {
+      lw_assign(fn, &vp, vt, lw_opnd_unknown(lw_type(u, vt)), loc);
+    }
+  }
+  lw_stmt(fn, body);
+  fn->n_jumps--;
+  lw_set_cur(fn, step);
+  if (size >= 0) {
+    tc_insn *in = lw_emit(fn, TC_I_BINOP, loc);
+    in->opc = TC_OPC_ADD;
+    in->a = lw_opnd_path(&k, int_ty);
+    in->b = lw_opnd_int(1, int_ty);
+    in->has_dst = 1;
+    in->dst = k;
+    in->dst_type = int_ty;
+  }
+  lw_goto(fn, head, loc);
+  lw_set_cur(fn, exit);
+}
+
+/* try { … } catch (…) { … }: the try block, or any handler from the state the try began
+   with (a throw may come from anywhere inside), all joining after the statement. */
+static void try_stmt(lw_fn *fn, CXCursor s) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(s, &ch);
+  tc_srcloc loc = lw_loc(fn->u, s);
+  uint32_t join = lw_new_block(fn);
+  for (uint32_t i = 0; i < ch.n; i++) {
+    uint32_t here = lw_new_block(fn), next = i + 1 < ch.n ? lw_new_block(fn) : LW_NONE;
+    if (next != LW_NONE) lw_branch(fn, lw_opnd_unknown((tc_type){0}), here, next, loc);
+    else lw_set_cur(fn, here);
+    lw_set_cur(fn, here);
+    if (clang_getCursorKind(ch.v[i]) == CXCursor_CXXCatchStmt) {
+      lw_cursors h;
+      lw_cursors_init(&h);
+      lw_children(ch.v[i], &h);
+      for (uint32_t k = 0; k < h.n; k++) {
+        if (clang_getCursorKind(h.v[k]) == CXCursor_VarDecl) {
+          uint32_t id = lw_add_local(fn, h.v[k], 0, 0); /* the exception: unknown */
+          lw_cmap_entry *e = lw_cmap_put(&fn->vars, h.v[k], NULL);
+          if (e) {
+            e->value = TC_ROOT_LOCAL;
+            e->sym = id;
+          }
+        } else {
+          lw_stmt(fn, h.v[k]);
+        }
+      }
+      lw_cursors_free(&h);
+    } else {
+      lw_stmt(fn, ch.v[i]);
+    }
+    if (fn->cur != LW_NONE) lw_goto(fn, join, loc);
+    if (next != LW_NONE) lw_set_cur(fn, next);
+  }
+  lw_cursors_free(&ch);
+  lw_set_cur(fn, join);
 }
 
 static void stmt_impl(lw_fn *fn, CXCursor s) {
@@ -456,7 +596,17 @@ static void stmt_impl(lw_fn *fn, CXCursor s) {
   case CXCursor_MSAsmStmt:
     havoc_places(fn, s);
     return;
+  case CXCursor_CXXForRangeStmt:
+    range_for(fn, s);
+    return;
+  case CXCursor_CXXTryStmt:
+    try_stmt(fn, s);
+    return;
   default:
+    /* OpenMP directives: their statement runs as written (one thread's view); anything else
+       not modelled is counted */
+    if (!((int)k >= CXCursor_OMPParallelDirective && (int)k <= CXCursor_LastStmt))
+      fn->u->stats.unknown_stmts++;
     children_as_statements(fn, s);
     return;
   }

@@ -102,7 +102,17 @@ static int type_is_unsigned(CXType c) {
 
 int lw_type_is_unsigned(CXType t) { return type_is_unsigned(t); }
 
-int lw_type_is_pointer(CXType t) { return canon(t).kind == CXType_Pointer; }
+int lw_type_is_reference(CXType t) {
+  enum CXTypeKind k = canon(t).kind;
+  return k == CXType_LValueReference || k == CXType_RValueReference;
+}
+
+/* References are pointers that are never NULL: `T &` is classified, named and walked like
+   `T *` (the front end takes the address where one is bound and dereferences where one is
+   used). */
+int lw_type_is_pointer(CXType t) {
+  return canon(t).kind == CXType_Pointer || lw_type_is_reference(t);
+}
 int lw_type_is_record(CXType t) { return canon(t).kind == CXType_Record; }
 
 int lw_type_is_array(CXType t) {
@@ -130,7 +140,7 @@ tc_type_class lw_type_class(CXType t) {
   if (c.kind == CXType_Atomic) c = canon(clang_Type_getValueType(c));
   if (lw_type_is_integer(c)) return TC_TY_INT;
   if (is_float_kind(c.kind)) return TC_TY_FLOAT;
-  if (c.kind == CXType_Pointer) {
+  if (c.kind == CXType_Pointer || lw_type_is_reference(c)) {
     enum CXTypeKind pk = canon(clang_getPointeeType(c)).kind;
     return pk == CXType_FunctionProto || pk == CXType_FunctionNoProto ? TC_TY_FUNCTION_POINTER
                                                                        : TC_TY_POINTER;
@@ -173,14 +183,15 @@ static CXType structural(CXType t) {
 
 static CXType element_type(CXType t) {
   CXType s = structural(t);
-  if (s.kind == CXType_Pointer) return clang_getPointeeType(s);
+  if (s.kind == CXType_Pointer || lw_type_is_reference(s)) return clang_getPointeeType(s);
   if (lw_type_is_array(s)) return clang_getArrayElementType(s);
   CXType c = canon(t);
-  if (c.kind == CXType_Pointer) return clang_getPointeeType(c);
+  if (c.kind == CXType_Pointer || lw_type_is_reference(c)) return clang_getPointeeType(c);
   return clang_getArrayElementType(c);
 }
 
 static tc_sym type_spelling(lw_unit *u, CXType t) {
+  if (t.kind == CXType_Invalid) return 0; /* libclang does not guard a null type */
   return lw_intern_cx(u, clang_getTypeSpelling(clang_getUnqualifiedType(t)));
 }
 
@@ -204,9 +215,10 @@ static tc_type compute_type(lw_unit *u, CXType t) {
   if (ty.cls == TC_TY_POINTER || ty.cls == TC_TY_ARRAY || ty.cls == TC_TY_FUNCTION_POINTER)
     ty.pointee_name = type_spelling(u, element_type(t));
   CXType b = c;
-  while (b.kind == CXType_Pointer || lw_type_is_array(b)) {
+  while (b.kind == CXType_Pointer || lw_type_is_reference(b) || lw_type_is_array(b)) {
     ty.ptr_depth++;
-    b = canon(b.kind == CXType_Pointer ? clang_getPointeeType(b) : clang_getArrayElementType(b));
+    b = canon(lw_type_is_array(b) ? clang_getArrayElementType(b) : clang_getPointeeType(b));
+    if (b.kind == CXType_Invalid) break;
     if (ty.ptr_depth > 64) break;
   }
   if (b.kind == CXType_Record) ty.base_record = record_name(u, b);

@@ -3,6 +3,7 @@
 #include "ir/ir.h"
 #include "ir/ir_walk.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -271,4 +272,38 @@ done:
   free(map);
   tc_program_free(src);
   return rc;
+}
+
+/* ---- front-end coverage (--stats) ---- */
+
+void tc_lower_stats_add(tc_lower_stats *a, const tc_lower_stats *b) {
+  a->functions += b->functions;
+  a->methods += b->methods;
+  a->constructors += b->constructors;
+  a->lambdas += b->lambdas;
+  a->generic_lambdas += b->generic_lambdas;
+  a->instantiations += b->instantiations;
+  a->patterns += b->patterns;
+  a->skipped_instantiated += b->skipped_instantiated;
+  a->skipped_system += b->skipped_system;
+  a->unknown_stmts += b->unknown_stmts;
+  a->unknown_exprs += b->unknown_exprs;
+  a->virtual_calls += b->virtual_calls;
+  a->truncated += b->truncated;
+}
+
+void tc_lower_stats_print(const tc_lower_stats *s, uint32_t n_units, void *file) {
+  FILE *f = file;
+  fprintf(f, "tagcheck: stats: %u units, %u function bodies analyzed (%u member functions and "
+             "operators, %u constructors and destructors, %u lambdas (%u generic), %u template "
+             "instantiations, %u uninstantiated template patterns)\n",
+          n_units, s->functions, s->methods, s->constructors, s->lambdas, s->generic_lambdas,
+          s->instantiations,
+          s->patterns);
+  fprintf(f, "tagcheck: stats: bodies not analyzed: %u template patterns (analyzed through "
+             "their instantiations), %u instantiations of system-header templates\n",
+          s->skipped_instantiated, s->skipped_system);
+  fprintf(f, "tagcheck: stats: constructs lowered as unknown: %u statements, %u expressions, "
+             "%u virtual calls (callee unknown); %u bodies nested too deeply to lower whole\n",
+          s->unknown_stmts, s->unknown_exprs, s->virtual_calls, s->truncated);
 }

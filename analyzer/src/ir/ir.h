@@ -235,6 +235,31 @@ typedef struct tc_global {
   int has_init;
 } tc_global;
 
+/* What the front end made of a unit's function bodies (SPEC §7: never silent). Every body of
+   the project's code is lowered; what a body holds that the IR does not model is lowered as
+   unknown and counted here, never dropped. tc_lower_stats_add sums units, tc_lower_stats_print
+   writes the table `--stats` shows. */
+typedef struct tc_lower_stats {
+  uint32_t functions;      /* bodies lowered, all kinds together (the lines below split them) */
+  uint32_t methods;        /* member functions and operators (an explicit `this` parameter) */
+  uint32_t constructors;   /* constructors and destructors */
+  uint32_t lambdas;        /* lambda bodies (functions of their closure, analyzed where called) */
+  uint32_t generic_lambdas; /* lambdas whose operator() is a template: lowered per specialization
+                               called, their captures unknown there */
+  uint32_t instantiations; /* template specializations the front end instantiated */
+  uint32_t patterns;       /* templates seen with no instantiation: the pattern, dependent values
+                              unknown */
+  /* bodies not lowered, by cause */
+  uint32_t skipped_instantiated; /* patterns analyzed through their instantiations instead */
+  uint32_t skipped_system;       /* instantiations of system-header templates (rules say what
+                                    they do) */
+  /* constructs inside lowered bodies that became unknown */
+  uint32_t unknown_stmts, unknown_exprs;
+  uint32_t virtual_calls;  /* calls of virtual members through a pointer or reference: the
+                              override is not known, the callee is unknown */
+  uint32_t truncated;      /* bodies nested too deeply to lower whole */
+} tc_lower_stats;
+
 /* One translation unit's IR. Globals' initializers are lowered into a synthetic function
    `__tc_global_init` (name sym; usr "__tc_global_init:" + the unit's file), one per unit, run
    by the engine before any root. The globals listed are the file-scope variables defined in the
@@ -247,6 +272,7 @@ typedef struct tc_unit {
   uint32_t n_globals;
   tc_global *globals;
   tc_function *global_init; /* NULL when no global has an initializer worth running */
+  tc_lower_stats stats;
 } tc_unit;
 
 /* The string table and arena owning a whole program (all units). */
@@ -278,6 +304,11 @@ void tc_ir_dump(const tc_program *p, void *file /* FILE* */);
    "[k]", INDEX_ANY as "[*]", any other DEREF as "(*x)". Always NUL-terminates (truncates). */
 void tc_path_format(const tc_program *p, const tc_function *fn, const tc_path *path, char *buf,
                     size_t len);
+
+/* Adds b's counts to a; prints the counts of s (functions analyzed, skipped by cause, constructs
+   lowered as unknown), one line each, to file (a FILE*). */
+void tc_lower_stats_add(tc_lower_stats *a, const tc_lower_stats *b);
+void tc_lower_stats_print(const tc_lower_stats *s, uint32_t n_units, void *file);
 
 /* Binary form of a program (the analysis cache, ir/serialize.c). tc_ir_serialize returns a
    malloc'd buffer (*len bytes), or NULL when out of memory; tc_ir_deserialize returns a new

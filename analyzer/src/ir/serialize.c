@@ -12,7 +12,7 @@
 #define TC_IR_MAGIC "TCIR"
 /* 3: the lowering keeps float reads through pointers and global index variables (cached IR of
    format 2 lacks them) */
-#define TC_IR_FORMAT 3u
+#define TC_IR_FORMAT 4u
 
 typedef struct ser {
   int reading;
@@ -278,6 +278,12 @@ static void io_unit(ser *s, tc_unit *u) {
     if (!u->global_init) s->bad = 1;
   }
   if (has_init && !s->bad) io_function(s, u->global_init);
+  uint32_t *counts[] = {&u->stats.functions, &u->stats.methods, &u->stats.constructors,
+                        &u->stats.lambdas, &u->stats.generic_lambdas, &u->stats.instantiations, &u->stats.patterns,
+                        &u->stats.skipped_instantiated, &u->stats.skipped_system,
+                        &u->stats.unknown_stmts, &u->stats.unknown_exprs, &u->stats.virtual_calls,
+                        &u->stats.truncated};
+  for (size_t i = 0; i < sizeof counts / sizeof counts[0] && !s->bad; i++) io_u32(s, counts[i]);
 }
 
 unsigned char *tc_ir_serialize(const tc_program *p, size_t *len) {

@@ -1,0 +1,655 @@
+/* analyzer/src/frontend/lower_cxx.c — C++ expressions lowered into the C IR: `this` (parameter
+ * 0 of members), references (addresses bound once, dereferenced at each use), calls of member
+ * functions and operators (the object's address as first argument), constructors (a call
+ * that writes the object; defaulted copies and moves as plain copies, in-class initializers),
+ * default arguments, lambdas (a closure object holding the captures, whose operator() is
+ * lowered as a function of its own, analyzed where it is called) and new-expressions. */
+#include "frontend/lower_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static tc_opnd none_opnd(void) {
+  tc_opnd o = {0};
+  return o;
+}
+
+static void expr_kids(CXCursor e, lw_cursors *out) {
+  lw_children(e, out);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < out->n; i++)
+    if (clang_isExpression(clang_getCursorKind(out->v[i]))) out->v[k++] = out->v[i];
+  out->n = k;
+}
+
+static int is_member_kind(enum CXCursorKind k) {
+  return k == CXCursor_CXXMethod || k == CXCursor_Constructor || k == CXCursor_Destructor ||
+         k == CXCursor_ConversionFunction;
+}
+
+/* The IR type of a pointer to t (a reference's slot, `this`). */
+static tc_type pointer_to(lw_unit *u, tc_type t) {
+  tc_type p = {0};
+  p.cls = TC_TY_POINTER;
+  const char *name = tc_str(u->prog, t.name);
+  size_t n = strlen(name) + 3;
+  char *buf = malloc(n);
+  if (buf) {
+    snprintf(buf, n, "%s *", name);
+    p.name = tc_intern(u->prog, buf);
+    free(buf);
+  }
+  p.pointee_name = t.name;
+  p.ptr_depth = t.ptr_depth + 1;
+  p.base_record = t.base_record;
+  if (t.cls == TC_TY_RECORD) p.record_name = t.record_name;
+  return p;
+}
+
+static tc_opnd addr_of_place(const lw_place *p, tc_type ty);
+
+tc_opnd lw_this(lw_fn *fn) {
+  if (fn->self) return addr_of_place(fn->self, pointer_to(fn->u, lw_type(fn->u, fn->self->type)));
+  if (!fn->has_this) return lw_opnd_unknown((tc_type){0});
+  tc_path p = lw_path_root(TC_ROOT_PARAM, 0);
+  p.spelling = tc_intern(fn->u->prog, "this");
+  if (fn->captures_this) { /* a lambda: the enclosing member's `this`, copied into the closure */
+    tc_path d = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_DEREF});
+    p = lw_path_extend(fn, &d, (tc_elem){.kind = TC_ELEM_FIELD,
+                                         .field = tc_intern(fn->u->prog, "this")});
+    p.spelling = tc_intern(fn->u->prog, "this");
+    return lw_opnd_path(&p, (tc_type){.cls = TC_TY_POINTER});
+  }
+  return lw_opnd_path(&p, fn->this_type);
+}
+
+static tc_opnd addr_of_place(const lw_place *p, tc_type ty) {
+  if (p->path.n_elems && p->path.elems[p->path.n_elems - 1].kind == TC_ELEM_DEREF) {
+    tc_path q = p->path; /* &*p is p */
+    q.n_elems--;
+    q.spelling = 0;
+    return lw_opnd_path(&q, ty);
+  }
+  tc_opnd o = lw_opnd_path(&p->path, ty);
+  o.kind = TC_OPND_ADDR;
+  return o;
+}
+
+tc_opnd lw_addr_of(lw_fn *fn, CXCursor e) {
+  lw_unit *u = fn->u;
+  CXType t = clang_getCursorType(e);
+  tc_type pty = pointer_to(u, lw_type(u, t));
+  lw_place p;
+  if (lw_place_of(fn, e, &p)) return addr_of_place(&p, pty);
+  lw_place tmp = {lw_temp(fn), t}; /* a temporary the reference keeps alive */
+  lw_expr_into(fn, e, &tmp);
+  return addr_of_place(&tmp, pty);
+}
+
+void lw_bind_reference(lw_fn *fn, const lw_place *dst, CXCursor init) {
+  tc_opnd a = lw_addr_of(fn, init);
+  tc_insn *in = lw_emit(fn, TC_I_ASSIGN, lw_loc(fn->u, init));
+  in->has_dst = 1;
+  in->dst = dst->path;
+  in->dst_type = lw_type(fn->u, dst->type);
+  in->a = a;
+}
+
+/* ---- in-class initializers ---- */
+
+/* The in-class initializer of field f (`dt_tensor *w = nullptr;`, `int n{3};`), or a null
+   cursor. Its expression children may also be an array bound or a bit-field width, so the
+   tokens say whether an `=` or `{` follows the name outside brackets. */
+static CXCursor field_initializer(lw_unit *u, CXCursor f) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  expr_kids(f, &ch);
+  CXCursor init = ch.n ? ch.v[ch.n - 1] : clang_getNullCursor();
+  lw_cursors_free(&ch);
+  if (clang_Cursor_isNull(init)) return init;
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(u->tu, clang_getCursorExtent(f), &toks, &n);
+  CXString name = clang_getCursorSpelling(f);
+  const char *nm = clang_getCString(name);
+  int seen_name = 0, depth = 0, found = 0;
+  for (unsigned i = 0; i < n && !found; i++) {
+    CXString ts = clang_getTokenSpelling(u->tu, toks[i]);
+    const char *t = clang_getCString(ts);
+    if (t && nm && !seen_name && strcmp(t, nm) == 0) seen_name = 1;
+    else if (t && seen_name && strcmp(t, "[") == 0) depth++;
+    else if (t && seen_name && strcmp(t, "]") == 0) depth--;
+    else if (t && seen_name && depth == 0 && (strcmp(t, "=") == 0 || strcmp(t, "{") == 0))
+      found = 1;
+    clang_disposeString(ts);
+  }
+  clang_disposeString(name);
+  if (toks) clang_disposeTokens(u->tu, toks, n);
+  return found ? init : clang_getNullCursor();
+}
+
+void lw_field_defaults(lw_fn *fn, const lw_place *obj, const tc_sym *except, uint32_t n_except) {
+  const lw_record *rec = lw_record_of(fn->u, obj->type);
+  if (!rec) return;
+  for (uint32_t i = 0; i < rec->n_fields; i++) {
+    const lw_field *fd = &rec->fields[i];
+    if (!fd->name) continue;
+    int skip = 0;
+    for (uint32_t k = 0; k < n_except && !skip; k++) skip = except[k] == fd->name;
+    if (skip) continue;
+    CXCursor init = field_initializer(fn->u, fd->decl);
+    if (clang_Cursor_isNull(init)) continue;
+    lw_place m;
+    m.type = fd->type;
+    m.path = lw_path_extend(fn, &obj->path, (tc_elem){.kind = TC_ELEM_FIELD, .field = fd->name});
+    if (lw_type_is_reference(m.type)) lw_bind_reference(fn, &m, init);
+    else lw_init(fn, init, &m);
+  }
+}
+
+/* ---- calls ---- */
+
+/* The name calls of callee carry: its spelling, or for a member of a class or namespace that a
+   system header declares, its qualified name without template arguments or inline namespaces
+   (`std::vector::push_back`, `std::basic_istream::read`), the name rules/cxx.json describes —
+   so a project's own `get` or `reset` never takes the standard library's meaning. */
+tc_sym lw_callee_name(lw_unit *u, CXCursor callee) {
+  tc_sym plain = lw_intern_cx(u, clang_getCursorSpelling(callee));
+  if (!clang_Location_isInSystemHeader(clang_getCursorLocation(callee))) return plain;
+  char buf[512];
+  size_t len = 0;
+  buf[0] = '\0';
+  const char *parts[16];
+  CXString strs[16];
+  int n = 0;
+  for (CXCursor c = clang_getCursorSemanticParent(callee); n < 16 && !clang_Cursor_isNull(c);
+       c = clang_getCursorSemanticParent(c)) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_TranslationUnit || clang_isInvalid(k)) break;
+    if (k == CXCursor_Namespace && clang_Cursor_isInlineNamespace(c)) continue;
+    if (k != CXCursor_Namespace && k != CXCursor_ClassDecl && k != CXCursor_StructDecl &&
+        k != CXCursor_ClassTemplate && k != CXCursor_UnionDecl)
+      continue; /* extern "C" blocks */
+    strs[n] = clang_getCursorSpelling(c);
+    parts[n] = clang_getCString(strs[n]);
+    n++;
+  }
+  if (n == 0) return plain;
+  for (int i = n; i-- > 0;) {
+    int w = snprintf(buf + len, sizeof buf - len, "%s::", parts[i] ? parts[i] : "");
+    if (w > 0) len += (size_t)w < sizeof buf - len ? (size_t)w : sizeof buf - len - 1;
+  }
+  for (int i = 0; i < n; i++) clang_disposeString(strs[i]);
+  snprintf(buf + len, sizeof buf - len, "%s", tc_str(u->prog, plain));
+  return tc_intern(u->prog, buf);
+}
+
+/* std::move, std::forward, std::as_const: the argument itself (a cast, not a call). */
+static int is_identity_cast(lw_unit *u, tc_sym name) {
+  const char *s = tc_str(u->prog, name);
+  return strcmp(s, "std::move") == 0 || strcmp(s, "std::forward") == 0 ||
+         strcmp(s, "std::as_const") == 0;
+}
+
+/* The expression of parameter i's default argument in callee, or a null cursor. */
+static CXCursor default_argument(CXCursor callee, int i) {
+  CXCursor p = clang_Cursor_getArgument(callee, (unsigned)i);
+  if (clang_Cursor_isNull(p)) return p;
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  expr_kids(p, &ch);
+  CXCursor d = ch.n ? ch.v[ch.n - 1] : clang_getNullCursor();
+  lw_cursors_free(&ch);
+  return d;
+}
+
+/* An argument the call leaves to the parameter's default (libclang shows an expression with
+   nothing inside and no extent of its own). */
+static int is_default_arg(CXCursor a) {
+  if (clang_getCursorKind(a) != CXCursor_UnexposedExpr) return 0;
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(a, &ch);
+  int empty = ch.n == 0;
+  lw_cursors_free(&ch);
+  return empty;
+}
+
+/* Lowers call e's arguments from index first on into args[at …]: a reference parameter gets
+   the argument's address, a default argument its parameter's expression. */
+static void lower_args(lw_fn *fn, CXCursor e, CXCursor callee, int first, tc_opnd *args,
+                       uint32_t at) {
+  int n_call = clang_Cursor_getNumArguments(e);
+  int n_par = clang_Cursor_getNumArguments(callee);
+  for (int i = first; i < n_call; i++) {
+    CXCursor a = clang_Cursor_getArgument(e, (unsigned)i);
+    int pi = i - first;
+    CXType pt = {0};
+    if (pi < n_par) {
+      pt = clang_getCursorType(clang_Cursor_getArgument(callee, (unsigned)pi));
+      if (is_default_arg(a)) {
+        CXCursor d = default_argument(callee, pi);
+        if (!clang_Cursor_isNull(d)) a = d;
+      }
+    }
+    tc_opnd v = pt.kind != CXType_Invalid && lw_type_is_reference(pt) ? lw_addr_of(fn, a)
+                                                                      : lw_expr(fn, a, LW_VALUE);
+    if (v.kind == TC_OPND_NONE) v = lw_opnd_unknown(lw_type(fn->u, clang_getCursorType(a)));
+    args[at + (uint32_t)(i - first)] = v;
+  }
+}
+
+/* Emits the call and gives its result: into dst, a temporary, or (a reference returned) the
+   referent through the temporary holding its address. */
+static tc_opnd emit_call(lw_fn *fn, CXCursor e, CXCursor callee, tc_opnd *args, uint32_t n_args,
+                         const lw_place *dst, lw_mode mode) {
+  lw_unit *u = fn->u;
+  CXType rt = clang_getResultType(clang_getCursorType(callee));
+  int ref_ret = rt.kind != CXType_Invalid && lw_type_is_reference(rt);
+  tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
+  in->callee.name = lw_callee_name(u, callee);
+  in->callee.usr = lw_decl_usr(u, callee);
+  in->n_args = n_args;
+  in->args = args;
+  in->in_macro = lw_in_macro(e);
+  tc_opnd result = none_opnd();
+  if (ref_ret) {
+    in->has_dst = 1;
+    in->dst = lw_temp(fn);
+    in->dst_type = lw_type(u, rt);
+    tc_path r = lw_path_extend(fn, &in->dst, (tc_elem){.kind = TC_ELEM_DEREF});
+    r.spelling = lw_spelling_text(u, e);
+    result = lw_opnd_path(&r, lw_type(u, clang_getCursorType(e)));
+    if (dst) lw_assign(fn, &dst->path, dst->type, result, lw_loc(u, e));
+  } else if (dst) {
+    in->has_dst = 1;
+    in->dst = dst->path;
+    in->dst_type = lw_type(u, dst->type);
+    result = lw_opnd_path(&dst->path, in->dst_type);
+  } else if (mode == LW_VALUE && clang_getCanonicalType(clang_getCursorType(e)).kind != CXType_Void) {
+    in->has_dst = 1;
+    in->dst = lw_temp(fn);
+    in->dst.spelling = lw_spelling_text(u, e);
+    in->dst_type = lw_type(u, clang_getCursorType(e));
+    result = lw_opnd_path(&in->dst, in->dst_type);
+  }
+  if (lw_is_noreturn(u, callee)) lw_terminate(fn, TC_T_UNREACHABLE, none_opnd(), lw_loc(u, e));
+  return result;
+}
+
+/* The object a member call `o.f(…)` / `p->f(…)` / `f(…)` (implicit this) is made on, as a
+   pointer; the callee expression is e's first child. */
+static int member_object(lw_fn *fn, CXCursor e, tc_opnd *obj) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  expr_kids(e, &ch);
+  CXCursor callee = ch.n ? lw_strip(ch.v[0]) : clang_getNullCursor();
+  lw_cursors_free(&ch);
+  if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_MemberRefExpr ||
+      !is_member_kind(clang_getCursorKind(clang_getCursorReferenced(callee))))
+    return 0; /* an operator's first operand (`m.dev = d`) is no callee */
+  expr_kids(callee, &ch);
+  if (ch.n == 0) {
+    *obj = lw_this(fn);
+  } else if (lw_type_is_pointer(clang_getCursorType(ch.v[0]))) {
+    *obj = lw_expr(fn, ch.v[0], LW_VALUE);
+  } else {
+    *obj = lw_addr_of(fn, ch.v[0]);
+  }
+  lw_cursors_free(&ch);
+  return 1;
+}
+
+static int params_or_result_are_references(CXCursor callee) {
+  CXType ft = clang_getCursorType(callee);
+  CXType rt = clang_getResultType(ft);
+  if (rt.kind != CXType_Invalid && lw_type_is_reference(rt)) return 1;
+  int n = clang_Cursor_getNumArguments(callee);
+  for (int i = 0; i < n; i++) {
+    CXType pt = clang_getCursorType(clang_Cursor_getArgument(callee, (unsigned)i));
+    if (lw_type_is_reference(pt)) return 1;
+    if (!clang_Cursor_isNull(default_argument(callee, i))) return 1;
+  }
+  return 0;
+}
+
+static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *dst,
+                         lw_mode mode) {
+  lw_unit *u = fn->u;
+  int n_call = clang_Cursor_getNumArguments(e);
+  if (n_call < 0) n_call = 0;
+  int defaulted = clang_CXXMethod_isDefaulted(ctor) != 0;
+  if (defaulted && n_call >= 1 &&
+      (clang_CXXConstructor_isCopyConstructor(ctor) || clang_CXXConstructor_isMoveConstructor(ctor))) {
+    CXCursor src = clang_Cursor_getArgument(e, 0); /* a member-wise copy: a copy of the value */
+    if (dst) {
+      lw_expr_into(fn, src, dst);
+      return lw_opnd_path(&dst->path, lw_type(u, dst->type));
+    }
+    return lw_expr(fn, src, mode);
+  }
+  lw_place obj;
+  if (dst) {
+    obj = *dst;
+  } else {
+    obj.path = lw_temp(fn);
+    obj.type = clang_getCursorType(e);
+  }
+  if (defaulted && n_call == 0) { /* = default / implicit: the in-class initializers, whose
+                                     `this` is the object made here */
+    const lw_place *saved = fn->self;
+    fn->self = &obj;
+    lw_field_defaults(fn, &obj, NULL, 0);
+    fn->self = saved;
+    return lw_opnd_path(&obj.path, lw_type(u, obj.type));
+  }
+  lw_note_callee(u, ctor);
+  tc_opnd *args = lw_alloc(u, (size_t)(n_call + 1) * sizeof *args);
+  args[0] = addr_of_place(&obj, pointer_to(u, lw_type(u, obj.type)));
+  lower_args(fn, e, ctor, 0, args, 1);
+  tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
+  in->callee.name = lw_callee_name(u, ctor);
+  in->callee.usr = lw_decl_usr(u, ctor);
+  in->n_args = (uint32_t)n_call + 1;
+  in->args = args;
+  in->in_macro = lw_in_macro(e);
+  return lw_opnd_path(&obj.path, lw_type(u, obj.type));
+}
+
+int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opnd *result) {
+  lw_unit *u = fn->u;
+  CXCursor ref = clang_getCursorReferenced(e);
+  enum CXCursorKind k = clang_getCursorKind(ref);
+  if (k == CXCursor_Constructor) {
+    *result = construct(fn, e, ref, dst, mode);
+    return 1;
+  }
+  if (!is_member_kind(k) && !(k == CXCursor_FunctionDecl && params_or_result_are_references(ref)))
+    return 0;
+  int n_call = clang_Cursor_getNumArguments(e), n_par = clang_Cursor_getNumArguments(ref);
+  if (k == CXCursor_FunctionDecl && n_call == 1 && is_identity_cast(u, lw_callee_name(u, ref))) {
+    CXCursor a = clang_Cursor_getArgument(e, 0);
+    if (dst) {
+      lw_expr_into(fn, a, dst);
+      *result = lw_opnd_path(&dst->path, lw_type(u, dst->type));
+    } else {
+      *result = lw_expr(fn, a, mode);
+    }
+    return 1;
+  }
+  lw_note_callee(u, ref);
+  if (n_call < 0) n_call = 0;
+  if (n_par < 0) n_par = 0;
+  int is_method = is_member_kind(k) && !clang_CXXMethod_isStatic(ref);
+  tc_opnd obj = none_opnd();
+  int has_obj = 0, first = 0;
+  if (is_method) {
+    if (member_object(fn, e, &obj)) {
+      has_obj = 1;
+    } else if (n_call >= 1) { /* an operator: `a = b`, `m(x)`, `v[i]` — the object is arg 0 */
+      CXCursor a0 = clang_Cursor_getArgument(e, 0);
+      if (clang_CXXMethod_isDefaulted(ref) && n_call == 2 &&
+          (clang_CXXMethod_isCopyAssignmentOperator(ref) ||
+           clang_CXXMethod_isMoveAssignmentOperator(ref))) {
+        lw_place p; /* a member-wise assignment: the value is copied */
+        if (lw_place_of(fn, a0, &p)) {
+          lw_expr_into(fn, clang_Cursor_getArgument(e, 1), &p);
+          *result = lw_opnd_path(&p.path, lw_type(u, p.type));
+        } else {
+          lw_expr(fn, clang_Cursor_getArgument(e, 1), LW_EFFECT);
+          *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
+        }
+        return 1;
+      }
+      obj = lw_addr_of(fn, a0);
+      has_obj = 1;
+      first = 1;
+    }
+  }
+  uint32_t n_args = (uint32_t)(has_obj + (n_call - first));
+  tc_opnd *args = n_args ? lw_alloc(u, n_args * sizeof *args) : NULL;
+  if (has_obj) args[0] = obj;
+  lower_args(fn, e, ref, first, args, (uint32_t)has_obj);
+  if (is_method && clang_Cursor_isDynamicCall(e)) {
+    /* a virtual call: the override that runs is not known here — an unknown callee, never the
+       static type's body as a guess */
+    tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
+    in->callee.indirect = 1;
+    in->callee.target = lw_opnd_unknown((tc_type){0});
+    in->n_args = n_args;
+    in->args = args;
+    in->in_macro = lw_in_macro(e);
+    u->stats.virtual_calls++;
+    *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
+    if (clang_getCanonicalType(clang_getCursorType(e)).kind != CXType_Void) {
+      in->has_dst = 1;
+      in->dst = lw_temp(fn);
+      in->dst_type = lw_type(u, clang_getCursorType(e));
+      *result = lw_opnd_path(&in->dst, in->dst_type);
+      CXType rt = clang_getResultType(clang_getCursorType(ref));
+      if (rt.kind != CXType_Invalid && lw_type_is_reference(rt)) {
+        in->dst_type = lw_type(u, rt);
+        tc_path r = lw_path_extend(fn, &in->dst, (tc_elem){.kind = TC_ELEM_DEREF});
+        *result = lw_opnd_path(&r, lw_type(u, clang_getCursorType(e)));
+      }
+      if (dst) lw_assign(fn, &dst->path, dst->type, *result, lw_loc(u, e));
+    }
+    return 1;
+  }
+  *result = emit_call(fn, e, ref, args, n_args, dst, mode);
+  return 1;
+}
+
+/* ---- new ---- */
+
+tc_opnd lw_new(lw_fn *fn, CXCursor e) {
+  lw_unit *u = fn->u;
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  expr_kids(e, &ch);
+  CXCursor init = ch.n ? lw_strip(ch.v[ch.n - 1]) : clang_getNullCursor();
+  int ctor = !clang_Cursor_isNull(init) && clang_getCursorKind(init) == CXCursor_CallExpr &&
+             clang_getCursorKind(clang_getCursorReferenced(init)) == CXCursor_Constructor;
+  for (uint32_t i = 0; i + (ctor ? 1 : 0) < ch.n; i++) lw_expr(fn, ch.v[i], LW_EFFECT);
+  lw_cursors_free(&ch);
+  tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e)); /* the storage: from an unknown place */
+  in->callee.name = tc_intern(u->prog, "operator new");
+  in->has_dst = 1;
+  in->dst = lw_temp(fn);
+  in->dst_type = lw_type(u, clang_getCursorType(e));
+  tc_path t = in->dst;
+  if (ctor) {
+    lw_place obj;
+    obj.path = lw_path_extend(fn, &t, (tc_elem){.kind = TC_ELEM_DEREF});
+    obj.type = clang_getPointeeType(clang_getCursorType(e));
+    construct(fn, init, clang_getCursorReferenced(init), &obj, LW_EFFECT);
+  }
+  return lw_opnd_path(&t, lw_type(u, clang_getCursorType(e)));
+}
+
+/* ---- lambdas ---- */
+
+typedef struct capture_scan {
+  lw_unit *u;
+  unsigned begin, end; /* the lambda's extent (file offsets) */
+  lw_capture *v;
+  uint32_t n, cap;
+  int uses_this;
+} capture_scan;
+
+static unsigned offset_of(CXSourceLocation l) {
+  unsigned off = 0;
+  clang_getFileLocation(l, NULL, NULL, NULL, &off);
+  return off;
+}
+
+static enum CXChildVisitResult scan_captures(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  capture_scan *cs = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_CXXThisExpr) {
+    cs->uses_this = 1;
+  } else if (k == CXCursor_MemberRefExpr) {
+    lw_cursors ch;
+    lw_cursors_init(&ch);
+    expr_kids(c, &ch);
+    if (ch.n == 0 &&
+        clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_FieldDecl)
+      cs->uses_this = 1; /* a member named without `this->` */
+    lw_cursors_free(&ch);
+  } else if (k == CXCursor_DeclRefExpr) {
+    CXCursor d = clang_getCursorReferenced(c);
+    enum CXCursorKind dk = clang_getCursorKind(d);
+    if ((dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) != 1) ||
+        dk == CXCursor_ParmDecl) {
+      unsigned off = offset_of(clang_getCursorLocation(d));
+      if (off < cs->begin || off >= cs->end) { /* declared outside the lambda */
+        int dup = 0;
+        for (uint32_t i = 0; i < cs->n && !dup; i++) dup = clang_equalCursors(cs->v[i].decl, d);
+        if (!dup) {
+          cs->v = lw_grow(cs->u, cs->v, &cs->cap, cs->n + 1, sizeof *cs->v);
+          cs->v[cs->n].decl = d;
+          cs->v[cs->n].field = lw_intern_cx(cs->u, clang_getCursorSpelling(d));
+          cs->v[cs->n].by_ref = 0;
+          cs->n++;
+        }
+      }
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* How the capture list `[&, x]`, `[=, &y]`, `[a, &b, this]` captures each variable: its items
+   are read from the tokens between the lambda's first `[` and the matching `]`. */
+static void capture_modes(lw_unit *u, CXCursor e, capture_scan *cs) {
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(u->tu, clang_getCursorExtent(e), &toks, &n);
+  int default_ref = 0, depth = 0;
+  tc_sym *names = NULL; /* explicit items, in order */
+  int *refs = NULL;
+  uint32_t n_items = 0, cap_names = 0, cap_refs = 0;
+  int item_amp = 0, item_len = 0; /* the current item: starts with `&`; tokens so far */
+  tc_sym item_name = 0;
+  for (unsigned i = 0; i < n; i++) {
+    CXString ts = clang_getTokenSpelling(u->tu, toks[i]);
+    const char *t = clang_getCString(ts);
+    if (!t) t = "";
+    int open = strcmp(t, "[") == 0 || strcmp(t, "(") == 0 || strcmp(t, "{") == 0;
+    int close = strcmp(t, "]") == 0 || strcmp(t, ")") == 0 || strcmp(t, "}") == 0;
+    int end_item = depth == 1 && (strcmp(t, ",") == 0 || strcmp(t, "]") == 0);
+    if (end_item) {
+      if (item_len == 1 && item_amp) default_ref = 1;
+      if (item_name) {
+        names = lw_grow(u, names, &cap_names, n_items + 1, sizeof *names);
+        refs = lw_grow(u, refs, &cap_refs, n_items + 1, sizeof *refs);
+        names[n_items] = item_name;
+        refs[n_items++] = item_amp;
+      }
+      item_amp = item_len = 0;
+      item_name = 0;
+    } else if (depth == 1) {
+      if (item_len == 0 && strcmp(t, "&") == 0) item_amp = 1;
+      else if (!item_name && item_len == item_amp && clang_getTokenKind(toks[i]) == CXToken_Identifier)
+        item_name = tc_intern(u->prog, t);
+      item_len++;
+    }
+    if (open) depth++;
+    if (close) depth--;
+    clang_disposeString(ts);
+    if (i == 0 && !open) break;
+    if (depth == 0) break;
+  }
+  if (toks) clang_disposeTokens(u->tu, toks, n);
+  for (uint32_t i = 0; i < cs->n; i++) {
+    int r = default_ref;
+    for (uint32_t k = 0; k < n_items; k++)
+      if (names[k] == cs->v[i].field) r = refs[k];
+    cs->v[i].by_ref = r;
+  }
+  free(names);
+  free(refs);
+}
+
+static enum CXChildVisitResult find_call_operator(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) == CXCursor_CXXMethod) {
+    CXString s = clang_getCursorSpelling(c);
+    const char *n = clang_getCString(s);
+    int is_call = n && strcmp(n, "operator()") == 0;
+    clang_disposeString(s);
+    if (is_call) {
+      *(CXCursor *)d = c;
+      return CXChildVisit_Break;
+    }
+  }
+  return CXChildVisit_Continue;
+}
+
+tc_opnd lw_lambda(lw_fn *fn, CXCursor e, const lw_place *dst) {
+  lw_unit *u = fn->u;
+  CXType ct = clang_getCursorType(e);
+  lw_place obj;
+  if (dst) {
+    obj = *dst;
+  } else {
+    obj.path = lw_temp(fn);
+    obj.type = ct;
+  }
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(e, &ch);
+  CXCursor body = clang_getNullCursor();
+  for (uint32_t i = ch.n; i-- > 0;)
+    if (clang_getCursorKind(ch.v[i]) == CXCursor_CompoundStmt) {
+      body = ch.v[i];
+      break;
+    }
+  lw_cursors_free(&ch);
+  CXSourceRange ext = clang_getCursorExtent(e);
+  capture_scan cs = {u, offset_of(clang_getRangeStart(ext)), offset_of(clang_getRangeEnd(ext)),
+                     NULL, 0, 0, 0};
+  if (!clang_Cursor_isNull(body)) clang_visitChildren(body, scan_captures, &cs);
+  capture_modes(u, e, &cs);
+  tc_srcloc loc = lw_loc(u, e);
+  tc_insn *agg = lw_emit(fn, TC_I_AGGREGATE, loc); /* the closure: exactly its captures */
+  agg->has_dst = 1;
+  agg->dst = obj.path;
+  agg->dst_type = lw_type(u, ct);
+  for (uint32_t i = 0; i < cs.n; i++) {
+    lw_place outer;
+    if (!lw_var_place(fn, cs.v[i].decl, &outer)) continue;
+    tc_path f = lw_path_extend(fn, &obj.path, (tc_elem){.kind = TC_ELEM_FIELD, .field = cs.v[i].field});
+    tc_type vt = lw_type(u, outer.type);
+    tc_insn *in = lw_emit(fn, TC_I_ASSIGN, loc);
+    in->has_dst = 1;
+    in->dst = f;
+    if (cs.v[i].by_ref) {
+      in->dst_type = pointer_to(u, vt);
+      in->a = addr_of_place(&outer, in->dst_type);
+    } else {
+      in->dst_type = vt;
+      in->a = lw_opnd_path(&outer.path, vt);
+    }
+  }
+  if (cs.uses_this && fn->has_this) {
+    tc_path f = lw_path_extend(fn, &obj.path,
+                               (tc_elem){.kind = TC_ELEM_FIELD, .field = tc_intern(u->prog, "this")});
+    tc_insn *in = lw_emit(fn, TC_I_ASSIGN, loc);
+    in->has_dst = 1;
+    in->dst = f;
+    in->a = lw_this(fn);
+    in->dst_type = in->a.type;
+  }
+  CXCursor op = clang_getNullCursor();
+  clang_visitChildren(clang_getTypeDeclaration(ct), find_call_operator, &op);
+  if (!clang_Cursor_isNull(op) && !clang_Cursor_isNull(body)) {
+    tc_type closure_ptr = pointer_to(u, lw_type(u, ct));
+    lw_lower_body(u, op, body, &closure_ptr, cs.v, cs.n, cs.uses_this && fn->has_this, 1);
+  } else {
+    u->stats.generic_lambdas++; /* operator() is a template: lowered per specialization called */
+  }
+  free(cs.v);
+  return lw_opnd_path(&obj.path, lw_type(u, obj.type));
+}
