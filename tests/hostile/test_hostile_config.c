@@ -480,6 +480,35 @@ static void test_rule_ids(void **state) {
   free(inc);
 }
 
+/* ---- compiler flags: every flag libclang accepts is kept, the ones it rejects dropped ---- */
+
+static void test_compiler_flags(void **state) {
+  fixture *fx = *state;
+  char *inc = hx_fmt("-I%s", hx_runtime_include());
+  char *src = hx_write_str(fx->dir, "opt.c",
+                           "#include <dt/dt.h>\n"
+                           "void f(void) {\n"
+                           "  dt_tensor *a = dt_ones(dt_cpu(), DT_FLOAT, 0, 0);\n"
+                           "#ifdef __OPTIMIZE__\n"
+                           "  dt_tensor *b = dt_ones(dt_sim(0), DT_FLOAT, 0, 0);\n"
+                           "#else\n"
+                           "  dt_tensor *b = dt_ones(dt_cpu(), DT_FLOAT, 0, 0);\n"
+                           "#endif\n"
+                           "  dt_free(dt_add(a, b));\n"
+                           "}\n");
+  hx_result r; /* -O2 defines __OPTIMIZE__; gcc's -fconserve-stack is unknown to clang */
+  hx_tagcheck(&r, fx->dir, "--no-cache", src, "--", inc, "-O2", "-fconserve-stack", "-Werror",
+              "-pedantic-errors", NULL);
+  hx_assert_status(&r, 1);
+  hx_assert_out_has(&r, "opt.c:9:11: error: dt_add");
+  hx_result_free(&r);
+  hx_tagcheck(&r, fx->dir, "--no-cache", src, "--", inc, "-O0", NULL);
+  hx_assert_status(&r, 0);
+  hx_result_free(&r);
+  free(src);
+  free(inc);
+}
+
 /* ---- .tagcheck.json and baselines ---- */
 
 static void test_config_and_baseline_broken(void **state) {
@@ -537,6 +566,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_unknown_options, setup, teardown),
       cmocka_unit_test_setup_teardown(test_config_and_baseline_broken, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rule_ids, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_compiler_flags, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

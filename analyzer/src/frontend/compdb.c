@@ -196,7 +196,8 @@ static const char *const sep_keep_path[] = {"-I", "-isystem", "-iquote", "-idira
                                             "-imacros", "-isysroot", "--sysroot", "-iframework",
                                             "-iwithsysroot", "-cxx-isystem"};
 static const char *const sep_keep[] = {"-D", "-U", "-x", "-target", "-arch", "-iprefix",
-                                       "-iwithprefix", "-iwithprefixbefore", "-imultilib"};
+                                       "-iwithprefix", "-iwithprefixbefore", "-imultilib",
+                                       "-mllvm"};
 /* Options followed by a separate value that we drop. */
 static const char *const sep_drop[] = {
   "-o", "-MF", "-MT", "-MQ", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "--param",
@@ -206,7 +207,26 @@ static const char *const sep_drop[] = {
   /* nvcc's */
   "-ccbin", "--compiler-bindir", "-Xcompiler", "--compiler-options", "-Xcudafe", "-Xptxas",
   "-Xnvlink", "-gencode", "--generate-code", "--options-file", "-maxrregcount", "-t",
-  "--threads", "--default-stream"};
+  "--threads", "--default-stream",
+  /* linkers' */
+  "-framework", "-install_name", "-rpath", "-soname", "-Xanalyzer"};
+/* Flags that only shape the compiler's output (objects, dependency files, diagnostics' looks,
+   linking) or that would make a warning an error: dropped. Every other flag is kept, since it
+   may change what the preprocessor defines (-O2 defines __OPTIMIZE__) or the parser sees; a
+   flag libclang rejects is dropped at parse time (frontend/parse.c). */
+static const char *const drop_exact[] = {
+  "-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MP", "-MG", "-pipe", "-shared", "-static",
+  "-rdynamic", "-s", "-pie", "-no-pie", "-nostdlib", "-nostartfiles", "-nodefaultlibs",
+  "-pedantic-errors", "-Werror", "-Wfatal-errors", "-fsyntax-only", "-save-temps", "-v", "-###",
+  "-H", "--verbose", "-fcolor-diagnostics", "-fno-color-diagnostics", "-fdiagnostics-color",
+  "-fno-diagnostics-color", "-fsave-optimization-record", "-ftime-report", "-fstack-usage",
+  "-frecord-gcc-switches", "-fcallgraph-info", "-Q", "-time"};
+static const char *const drop_prefix[] = {
+  "-Werror=", "-Wl,", "-Wa,", "-l", "-L", "-o", "-MF", "-MT", "-MQ", "-MJ", "-B", "-fplugin",
+  "-specs=", "-save-temps=", "-fdiagnostics-", "-fmax-errors", "-fprofile-use",
+  "-fprofile-instr-use", "-fprofile-sample-use", "-fcrash-diagnostics-dir", "-fdump-",
+  "-fopt-info", "-fmodules-cache-path", "--serialize-diagnostics", "-ftime-trace",
+  "-fsave-optimization-record=", "-fcallgraph-info=", "-Xlinker"};
 /* Joined forms we keep (prefix followed by the value); those whose value is a path. */
 static const char *const joined_keep_path[] = {"-isystem", "-iquote", "-idirafter", "-I",
                                                "--sysroot=", "-isysroot", "-iframework"};
@@ -359,7 +379,9 @@ static void filter(filter_ctx *fc, const char *const *in, size_t n) {
         done = 1;
       }
     }
-    /* everything else (-c, -o…, -M…, -W…, -O…, -g…, unknown -f/-m, linker flags) is dropped */
+    if (!done && !in_list(a, drop_exact, COUNT(drop_exact)) &&
+        !has_prefix_in(a, drop_prefix, COUNT(drop_prefix)))
+      sv_push(fc->out, a); /* -O2, -g, -Wall, -fno-exceptions, -m…: kept */
   }
 }
 

@@ -39,6 +39,57 @@ enum {
   PARSE_OPTIONS = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles
 };
 
+/* The flag a driver diagnostic says libclang rejects ("unknown argument: '-fconserve-stack'",
+   "unsupported option '-mfoo' for target …"), as a pointer into msg and its length; 0 when
+   the diagnostic is not about a rejected flag. */
+static size_t rejected_flag(const char *msg, const char **flag) {
+  static const char *const starts[] = {"unknown argument: '", "unsupported option '",
+                                       "unknown argument '"};
+  for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++) {
+    size_t n = strlen(starts[k]);
+    if (strncmp(msg, starts[k], n) != 0) continue;
+    const char *end = strchr(msg + n, '\'');
+    if (!end || end == msg + n) return 0;
+    *flag = msg + n;
+    return (size_t)(end - *flag);
+  }
+  return 0;
+}
+
+/* cmd's arguments without those tu's diagnostics reject: *out (borrowed strings, malloc'd
+   vector). Returns how many were dropped. */
+static size_t without_rejected_flags(CXTranslationUnit tu, const tc_compile_cmd *cmd,
+                                     char ***out, size_t *n_out) {
+  size_t dropped = 0;
+  *out = calloc(cmd->argc + 1, sizeof **out);
+  if (!*out) return 0;
+  unsigned char *drop = calloc(cmd->argc + 1, 1);
+  if (!drop) {
+    free(*out);
+    *out = NULL;
+    return 0;
+  }
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    CXString sp = clang_getDiagnosticSpelling(d);
+    const char *msg = clang_getCString(sp), *flag = NULL;
+    size_t len = msg ? rejected_flag(msg, &flag) : 0;
+    for (size_t a = 0; len && a < cmd->argc; a++)
+      if (!drop[a] && strlen(cmd->argv[a]) == len && strncmp(cmd->argv[a], flag, len) == 0) {
+        drop[a] = 1;
+        dropped++;
+      }
+    clang_disposeString(sp);
+    clang_disposeDiagnostic(d);
+  }
+  *n_out = 0;
+  for (size_t a = 0; a < cmd->argc; a++)
+    if (!drop[a]) (*out)[(*n_out)++] = cmd->argv[a];
+  free(drop);
+  return dropped;
+}
+
 static CXTranslationUnit parse(tc_parser *p, const tc_compile_cmd *cmd,
                                const tc_unsaved_file *unsaved, size_t n_unsaved,
                                enum CXErrorCode *code) {
@@ -58,8 +109,23 @@ static CXTranslationUnit parse(tc_parser *p, const tc_compile_cmd *cmd,
   CXTranslationUnit tu = NULL;
   *code = clang_parseTranslationUnit2(p->index, cmd->file, (const char *const *)cmd->argv,
                                       (int)cmd->argc, uf, (unsigned)n_unsaved, PARSE_OPTIONS, &tu);
-  free(uf);
   if (*code != CXError_Success) tu = NULL;
+  /* a flag of the unit's compiler that libclang rejects (a gcc-only -f option, an nvcc one):
+     parsed again without it, as if that compiler's flag did not change the code */
+  char **kept = NULL;
+  size_t n_kept = 0;
+  if (tu && without_rejected_flags(tu, cmd, &kept, &n_kept) > 0) {
+    CXTranslationUnit again = NULL;
+    enum CXErrorCode c2 = clang_parseTranslationUnit2(p->index, cmd->file,
+                                                      (const char *const *)kept, (int)n_kept, uf,
+                                                      (unsigned)n_unsaved, PARSE_OPTIONS, &again);
+    if (c2 == CXError_Success && again) {
+      clang_disposeTranslationUnit(tu);
+      tu = again;
+    }
+  }
+  free(kept);
+  free(uf);
   return tu;
 }
 
