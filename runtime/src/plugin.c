@@ -3,7 +3,8 @@
  *   1. next to the object holding libdt (dladdr): build/lib/ or the install's lib/ directory;
  *   2. ../lib/ from there (a program in bin/ linked with the static libdt);
  *   3. the path in the environment variable DT_CUDA_PLUGIN;
- *   4. the dynamic linker's search path (LD_LIBRARY_PATH, the caller's RUNPATH, ld.so.cache).
+ *   4. the dynamic linker's search path (LD_LIBRARY_PATH, the caller's RUNPATH, ld.so.cache),
+ *      unless DT_CUDA_PLUGIN is set: a path given explicitly is final.
  * A plugin found is checked for the entry point and the API version, then probed for a GPU.
  * Every failure is explained in `why`, as backend-unavailable messages quote it. A loaded plugin
  * stays loaded (the CUDA runtime inside it may have registered exit handlers). */
@@ -66,7 +67,7 @@ const dt_backend_iface *dt__load_cuda_plugin(char *why, size_t why_len) {
     if (h == NULL && err[0] == '\0')
       snprintf(err, sizeof err, "DT_CUDA_PLUGIN=%s: no such file", env);
   }
-  if (h == NULL) {
+  if (h == NULL && !(env != NULL && env[0] != '\0')) { /* an explicit DT_CUDA_PLUGIN is final */
     snprintf(path, sizeof path, "%s", DT_CUDA_PLUGIN_NAME);
     h = dlopen(DT_CUDA_PLUGIN_NAME, RTLD_NOW | RTLD_LOCAL);
   }
