@@ -289,12 +289,19 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
                               tc_progress *progress) {
   size_t *comp = calloc(ul->n ? ul->n : 1, sizeof *comp);
   size_t *idx = calloc(ul->n ? ul->n : 1, sizeof *idx);
+  size_t *first = calloc(ul->n + 1, sizeof *first); /* members of component c: */
+  size_t *members = calloc(ul->n ? ul->n : 1, sizeof *members); /* members[first[c]..] */
   int *shard = calloc(ul->n ? ul->n : 1, sizeof *shard);
   unsigned char *wanted = calloc(ul->n ? ul->n : 1, 1);
   int rc = -1;
-  if (!comp || !idx || !shard || !wanted) goto done;
+  if (!comp || !idx || !first || !members || !shard || !wanted) goto done;
   if (tc_unit_components(ul->units, ul->n, comp) == 0)
     memset(comp, 0, ul->n * sizeof *comp); /* cannot tell: everything is one component */
+  /* each component's units in unit order, in one pass (a counting sort by component) */
+  for (size_t u = 0; u < ul->n; u++) first[comp[u] + 1]++;
+  for (size_t c = 0; c < ul->n; c++) first[c + 1] += first[c];
+  for (size_t c = 0; c < ul->n; c++) idx[c] = first[c]; /* idx: the next slot of each */
+  for (size_t u = 0; u < ul->n; u++) members[idx[comp[u]]++] = u;
   if (o->shard_count > 0) tc_shard_components(ul->units, ul->n, comp, o->shard_count, shard);
   for (size_t u = 0; u < ul->n; u++)
     if (!sel->n_files || tc_selection_has_unit(sel, ul->files[u], &ul->units[u]))
@@ -306,9 +313,8 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
     if (comp[c] != c || !wanted[c]) continue;
     if (o->shard_count > 0 && shard[c] != o->shard_index - 1) continue;
     if (progress) tc_progress_update(progress, "analyzing programs", n_done++, n_todo);
-    size_t n = 0;
-    for (size_t u = c; u < ul->n; u++)
-      if (comp[u] == c) idx[n++] = u;
+    size_t n = first[c + 1] - first[c];
+    memcpy(idx, &members[first[c]], n * sizeof *idx);
     t->n_components++;
     t->n_units += n;
     for (size_t k = 0; analyzed && k < n; k++) analyzed[idx[k]] = 1;
@@ -352,6 +358,8 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
 done:
   free(comp);
   free(idx);
+  free(first);
+  free(members);
   free(shard);
   free(wanted);
   return rc;

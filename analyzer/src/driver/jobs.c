@@ -4,7 +4,10 @@
  * needs it). */
 #include "driver/jobs.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +80,15 @@ static void run_unit(pool *pl, unit_parser *up, tc_job_unit *u) {
   }
   const tc_unsaved_file *unsaved = edited ? o->unsaved : NULL;
   size_t n_unsaved = edited ? o->n_unsaved : 0;
+  struct stat st; /* a source that is not there is said so without a parser */
+  if (!edited && (stat(u->cmd->file, &st) != 0 || !S_ISREG(st.st_mode))) {
+    char why[512];
+    snprintf(why, sizeof why, "cannot read the source file: %s",
+             stat(u->cmd->file, &st) != 0 ? strerror(errno) : "not a regular file");
+    u->failure = strdup(why);
+    if (!u->failure) atomic_store(&pl->oom, 1);
+    return;
+  }
   tc_parse_result r;
   int rc;
   int want_deps = pl->cache != NULL || pl->opts->want_deps;

@@ -62,13 +62,32 @@ void tc_shard_components(const tc_job_unit *units, size_t n, const size_t *comp,
   for (size_t i = 0; i < n; i++)
     if (comp[i] == i) v[nc++] = (sized){i, size_of[i]};
   qsort(v, nc, sizeof *v, larger_first);
+  /* a binary heap of shards by (load, index): the least loaded, lowest-numbered one on top */
+  int *heap = calloc((size_t)count, sizeof *heap);
+  if (!heap) {
+    for (size_t i = 0; i < n; i++) shard[i] = 0;
+    goto done;
+  }
+  for (int k = 0; k < count; k++) heap[k] = k;
+#define SHARD_LESS(a, b) (load[a] < load[b] || (load[a] == load[b] && (a) < (b)))
   for (size_t k = 0; k < nc; k++) {
-    int best = 0;
-    for (int s = 1; s < count; s++)
-      if (load[s] < load[best]) best = s;
+    int best = heap[0];
     shard[v[k].root] = best;
     load[best] += v[k].size;
+    size_t i = 0; /* sift the top down */
+    for (;;) {
+      size_t l = 2 * i + 1, r = l + 1, m = i;
+      if (l < (size_t)count && SHARD_LESS(heap[l], heap[m])) m = l;
+      if (r < (size_t)count && SHARD_LESS(heap[r], heap[m])) m = r;
+      if (m == i) break;
+      int t = heap[i];
+      heap[i] = heap[m];
+      heap[m] = t;
+      i = m;
+    }
   }
+#undef SHARD_LESS
+  free(heap);
 done:
   free(v);
   free(load);
