@@ -25,6 +25,7 @@
 #include "driver/selection.h"
 #include "driver/worker.h"
 #include "engine/engine.h"
+#include "report/fingerprint.h"
 #include "report/output.h"
 #include "util/bytes.h"
 
@@ -565,6 +566,9 @@ int tc_driver_run(tc_options *o) {
     goto done;
   }
   r.n_units = at.n_units;
+  /* fingerprints are fixed on the whole program's findings, before the selection drops any:
+     a finding has the same fingerprint whichever files were named (baselines of PR checks) */
+  if (sel.n_files) (void)tc_report_fix_fingerprints(&r, o);
   keep_selected(&r, &sel);
   for (size_t f = 0; f < sel.n_files; f++) { /* a named file no unit reads */
     int read = 0;

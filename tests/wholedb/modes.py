@@ -30,12 +30,18 @@ def run(*args, env=None):
     return p.returncode, p.stdout, p.stderr
 
 
+fingerprints = {}  # finding -> its fingerprint in the full run
+
+
 def findings(out):
-    """(file name, line, col, rule) of every finding, and the files of its trace."""
+    """(file name, line, col, rule) of every finding, and the files of its trace; checks that
+    each has the fingerprint the full run gave it."""
     keys = {}
     for f in json.loads(out)["findings"]:
         key = (os.path.basename(f["file"]), f["line"], f["col"], f["rule"])
         keys[key] = {os.path.basename(f["file"])} | {os.path.basename(n["file"]) for n in f["notes"]}
+        fp = fingerprints.setdefault(key, f["fingerprint"])
+        check(fp == f["fingerprint"], f"{key}: fingerprint {f['fingerprint']} differs from the full run's {fp}")
     return keys
 
 
