@@ -1019,7 +1019,9 @@ static void apply_result(call_ctx *c) {
         write_value(c, &top);
         return;
       }
-      aval mark = av_make(old ? AV_MULTI : AV_BOT, 0);
+      /* a new object reads as zeros (calloc; reading malloc'd memory before writing it is
+         undefined anyway): a tree node's unset children are NULL, its unset tensor NULL */
+      aval mark = old ? av_make(AV_MULTI, 0) : av_make(AV_INT, 0);
       if (old) {
         st_set(e, &c->s->mem, h, &mark);
       } else {
@@ -1103,7 +1105,8 @@ static void record_tensor(call_ctx *c, const tc_effect *ef) {
   if (!obj) return;
   uint32_t rec = pseudo_field(e, obj, e->f_tag);
   aval cur = mem_eff(e, c->s, rec);
-  if (cur.k != AV_BOT) return; /* the first one decides */
+  /* the first one decides (a new object's pseudo-field reads as its zero fill) */
+  if (cur.k != AV_BOT && !(cur.k == AV_INT && cur.i == 0)) return;
   operand op;
   read_tensor(c, ef->arg2, &op);
   const tc_backend_def *b = backend_def(e, op.tag.backend);
