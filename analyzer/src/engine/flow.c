@@ -594,6 +594,9 @@ typedef struct bstate {
 typedef struct blist {
   bstate *items;
   size_t n, cap;
+  /* hashes of the states an iteration kept apart dropped from items (start_iteration): a
+     state seen before is not run again (state_equal compares these hashes) */
+  tc_map dropped;
 } blist;
 
 typedef struct wl {
@@ -660,17 +663,21 @@ typedef struct fctx {
 
 static uint64_t branch_bit(uint32_t b) { return 1ull << (b & 63); }
 
+/* The share of a function's budget (1/UNROLL_SHARE) its loops may spend keeping iterations
+   apart: work, not a count of iterations. */
+#define UNROLL_SHARE 8
+
 /* A state coming back to a loop head whose branch (or the jumping block's: a do-while) it
    decided on its last pass (a bound it knows: `for (s = 0; s < 24; s++)`) starts an iteration
    of its own, however many the loop runs, so what the loop leaves behind is exact (stage s%2
-   after the 24th stage, the 10th write of a ring); only once the function has used half its
-   budget does it join states that differ only in integers, as loops with unknown bounds
-   always do. No iteration count is involved. */
+   after the 24th stage, the 10th write of a ring); only once the function has used an eighth
+   of its budget does it join states that differ only in integers, as loops with unknown
+   bounds always do. No iteration count is involved. */
 static int keep_iterations_apart(const fctx *c, uint32_t from, uint32_t head, const astate *s) {
   const fninfo *fi = c->fr.fi;
   if (!fi->loop_head[head] || fi->rpo[from] < fi->rpo[head]) return 0; /* not a jump back */
   if (!(s->decided_branches & (branch_bit(head) | branch_bit(from)))) return 0;
-  return c->fr.e->work - c->work_start < c->budget / 2;
+  return c->fr.e->work - c->work_start < c->budget / UNROLL_SHARE;
 }
 
 /* Over budget: the state st joins a state that differs from it only in integers if there is
@@ -702,6 +709,10 @@ static void add_state(fctx *c, uint32_t b, astate st, int unroll) {
       state_release(e, &st);
       return;
     }
+  if (bl->dropped.n && map_get(&bl->dropped, state_hash(e, &st), NULL)) {
+    state_release(e, &st);
+    return;
+  }
   size_t target = SIZE_MAX;
   if (fi->loop_head[b] && !unroll && !(c->decided[b] && bl->n < LOOP_ENTRIES_APART)) {
     for (size_t i = 0; i < bl->n && target == SIZE_MAX; i++)
@@ -752,14 +763,19 @@ static void kill_block_temps(fctx *c, uint32_t b, astate *s) {
 static void start_iteration(fctx *c, uint32_t head) {
   tc_eng *e = c->fr.e;
   fninfo *fi = c->fr.fi;
-  for (uint32_t r = fi->rpo[head] + 1; r <= fi->loop_last[head]; r++) {
+  for (uint32_t r = fi->rpo[head]; r <= fi->loop_last[head]; r++) {
     blist *bl = &c->in[fi->by_rpo[r]];
     size_t kept = 0;
     for (size_t i = 0; i < bl->n; i++) {
-      if (bl->items[i].done)
-        state_release(e, &bl->items[i].st);
-      else
+      if (!bl->items[i].done) {
         bl->items[kept++] = bl->items[i];
+        continue;
+      }
+      /* the head remembers what it ran, so a loop that comes back to a state it had does
+         not run it again; its list stays as short as one iteration's */
+      if (r == fi->rpo[head] && map_put(&bl->dropped, state_hash(e, &bl->items[i].st), 1))
+        e->oom = 1;
+      state_release(e, &bl->items[i].st);
     }
     bl->n = kept;
   }
@@ -976,6 +992,7 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
   for (uint32_t b = 0; b < nb; b++) {
     for (size_t i = 0; i < c.in[b].n; i++) state_release(e, &c.in[b].items[i].st);
     free(c.in[b].items);
+    map_free(&c.in[b].dropped);
   }
   free(c.in);
   free(c.w.heap);
