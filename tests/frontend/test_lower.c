@@ -328,9 +328,10 @@ static void test_globals_and_statics(void **state) {
   const tc_function *gi = un->global_init;
   assert_non_null(gi);
   assert_string_equal(tc_str(p, gi->name), "__tc_global_init");
-  /* a static's USR names its file by absolute path (two util.c must not collide) */
-  char gdev_usr[1200], want[1300];
-  snprintf(gdev_usr, sizeof gdev_usr, "c:%s@g_dev", u.path);
+  /* a static's USR names its file by absolute path (two util.c must not collide), and the
+     unit, since a static object is one per unit (a header's static: one copy per includer) */
+  char gdev_usr[2400], want[2500];
+  snprintf(gdev_usr, sizeof gdev_usr, "c:%s@g_dev#unit:%s", u.path, u.path);
   snprintf(want, sizeof want, "@%s.ordinal", gdev_usr);
   assert_int_equal(fe_write_to(p, gi, TC_I_ASSIGN, want, 0)->a.ival, 1);
   const tc_function *fn = must_func(&u, "counter");

@@ -11,6 +11,9 @@
 
 /* ------------------------------------------------------------------ operands */
 
+/* Objects one allocation site keeps apart per calling context on one path (docs/engine.md). */
+#define HEAP_ORDINALS 8
+
 typedef struct operand {
   int present;
   int index;       /* its position among the operands checked together (0-based) */
@@ -20,6 +23,7 @@ typedef struct operand {
   const prov *prov;
   char name[96];   /* how the source spells it */
   int is_device;
+  uint32_t ts;     /* one of the tags of this tag set (tagset.c), 0: tag says it all */
 } operand;
 
 typedef struct call_ctx {
@@ -31,7 +35,36 @@ typedef struct call_ctx {
   int n_ops;
   int poisoned; /* some operand read comes from a call already flagged */
   const char *op_name; /* what messages call the operation when it is no call (else NULL) */
+  /* Origins of the tag sets among the operands (tagset.c: a set's `var`; one set of each in
+     sets[]): checks run once per choice of a position for each (check_choices); while
+     `choosing`, an operand whose set has origin vars[i] reads as its member choice[i]. */
+  uint32_t vars[4], sets[4];
+  uint32_t choice[4];
+  int n_sets, sets_overflow, choosing;
 } call_ctx;
+
+/* An operand of tag set op->ts: registered (first pass), or given the member chosen for it. */
+static void apply_choice(call_ctx *c, operand *op) {
+  const tagset *ts = tagset_get(c->f->e, op->ts);
+  if (!ts) return;
+  int i = 0;
+  while (i < c->n_sets && c->vars[i] != ts->var) i++;
+  if (!c->choosing) {
+    if (i == c->n_sets) {
+      if (c->n_sets < 4) {
+        c->vars[c->n_sets] = ts->var;
+        c->sets[c->n_sets++] = op->ts;
+      } else {
+        c->sets_overflow = 1;
+      }
+    }
+    return;
+  }
+  if (i == c->n_sets || c->choice[i] >= ts->n) return;
+  int32_t kind = op->tag.kind;
+  op->tag = ts->tag[c->choice[i]];
+  if (op->is_device) op->tag.kind = kind;
+}
 
 /* Pseudo-fields of the objects an API keeps state in (no C identifier spells them): a
    context's placement, what a graph recorded, the context an object was made in. */
@@ -128,19 +161,38 @@ static void read_device(call_ctx *c, int argi, operand *op) {
   int weak = t.weak || t.n > 1;
   uint32_t fids[3] = {dt->f_backend, dt->f_ordinal, dt->f_autodiff};
   aval fv[3];
-  for (int k = 0; k < 3; k++) {
-    for (int j = 0; j < t.n; j++) {
+  tagset members = {0};
+  int members_known = 1;
+  for (int j = 0; j < t.n; j++) {
+    aval one[3];
+    for (int k = 0; k < 3; k++) {
       uint32_t fl = loc_child(e, t.loc[j], LK_FIELD, fids[k], 0);
-      aval v = fl ? read_materialized(e, c->s, fl, weak) : av_top();
-      fv[k] = j ? av_join(e, &fv[k], &v) : v;
+      one[k] = fl ? read_materialized(e, c->s, fl, weak) : av_top();
+      fv[k] = j ? av_join(e, &fv[k], &one[k]) : one[k];
+    }
+    /* the devices this element can be, added to those of the others (a table of devices
+       indexed by a value read from input is one of them) */
+    tagset m, u;
+    if (!members_known || !device_members(e, one, &m)) {
+      members_known = 0;
+      continue;
+    }
+    if (!j) {
+      members = m; /* one place: its set as it is (its origin kept) */
+    } else if (tagset_union(&members, &m, &u)) {
+      members_known = 0;
+    } else {
+      members = u;
     }
   }
+  if (members_known && members.n > 1) op->ts = tagset_intern(e, &members);
   for (int k = 0; k < 3; k++)
     if (fv[k].k == AV_POISON) op->poison = c->poisoned = 1;
   op->tag.backend = backend_of_int(e, &fv[0]);
   op->tag.ordinal = tagf_of_int(&fv[1], 0);
   op->tag.autodiff = tagf_of_int(&fv[2], 1);
   op->prov = fv[0].prov ? fv[0].prov : fv[1].prov ? fv[1].prov : fv[2].prov;
+  apply_choice(c, op);
 }
 
 /* An unknown tensor handle held at loc: a tag of symbols named after loc. */
@@ -181,6 +233,8 @@ static void read_tensor(call_ctx *c, int argi, operand *op) {
   if (op->v.k == AV_TENSOR) {
     op->tag = op->v.tag;
     op->prov = op->v.prov;
+    op->ts = tagset_get(e, (uint32_t)op->v.i) ? (uint32_t)op->v.i : 0;
+    apply_choice(c, op);
   }
   if (op->v.k == AV_POISON) op->poison = c->poisoned = 1;
   /* a NULL handle fails the call before any tag is compared (and aborts by default): this
@@ -639,6 +693,21 @@ static uint32_t pointee_of(call_ctx *c, int argi) {
   return v.loc;
 }
 
+/* The object a memory function's pointer argument starts at: the object itself, or element i
+   of an array for a pointer to element i > 0 (`memset(&reps[1], 0, sizeof reps[1])`: one
+   replica). A pointer to element 0 is the whole array (an array name decays to it); *elem says
+   which. 0 when not known. */
+static uint32_t memory_target(call_ctx *c, int argi, int *elem) {
+  const tc_opnd *o = arg_of(c, argi);
+  *elem = 0;
+  if (!o) return 0;
+  aval v = mem_eval(c->f, c->s, o, NULL);
+  if (v.k != AV_ADDR || v.i == IDX_ANY) return 0;
+  if (v.i == IDX_NONE || v.i == 0) return v.loc;
+  *elem = 1;
+  return loc_child(c->f->e, v.loc, LK_INDEX, 0, v.i);
+}
+
 
 static aval field_value(tc_eng *e, int32_t f, int which, const prov *pv) {
   aval v;
@@ -655,7 +724,7 @@ static aval field_value(tc_eng *e, int32_t f, int which, const prov *pv) {
   return v;
 }
 
-static void write_device(call_ctx *c, const tc_tag *tag, const prov *pv) {
+static void write_device(call_ctx *c, const tc_tag *tag, uint32_t set, const prov *pv) {
   tc_eng *e = c->f->e;
   if (!c->in->has_dst) return;
   targets t;
@@ -670,7 +739,7 @@ static void write_device(call_ctx *c, const tc_tag *tag, const prov *pv) {
     if (!weak) mem_write(e, c->s, t.loc[i], &top, 0);
     for (int k = 0; k < 3; k++) {
       uint32_t fl = loc_child(e, t.loc[i], LK_FIELD, fids[k], 0);
-      aval v = field_value(e, vals[k], k, pv);
+      aval v = set ? device_field_of_set(e, set, k, pv) : field_value(e, vals[k], k, pv);
       mem_write(e, c->s, fl, &v, weak);
     }
   }
@@ -775,6 +844,7 @@ static void apply_result(call_ctx *c) {
       tc_tag tag = tc_tag_unknown();
       const prov *src = NULL;
       operand op;
+      memset(&op, 0, sizeof op);
       switch (r->dev_src) {
         case TC_DEV_FIXED:
           tag.backend = r->backend;
@@ -804,13 +874,14 @@ static void apply_result(call_ctx *c) {
           prov_new(e, r->dev_src == TC_DEV_OF_TENSOR ? PV_DEVICE_OF : PV_DEVICE, src,
                    &c->in->loc, opname, 0, tag);
       if (!opname && pv) ((prov *)pv)->text = c->fn->name;
-      write_device(c, &tag, pv);
+      write_device(c, &tag, tagset_remap(e, op.ts, &op.tag, &tag), pv);
       return;
     }
     case TC_RES_TENSOR: {
       tc_tag tag = tc_tag_unknown();
       const prov *src = NULL;
       operand op;
+      memset(&op, 0, sizeof op);
       int known_src = 1;
       uint32_t ctx_obj = 0;
       if (r->fixed_device) {
@@ -869,6 +940,7 @@ static void apply_result(call_ctx *c) {
       if (r->strip_autodiff) tag.autodiff = 0;
       aval v = av_make(AV_TENSOR, 0);
       v.tag = tag;
+      if (r->device_arg >= 0 || r->like_arg >= 0) v.i = tagset_remap(e, op.ts, &op.tag, &tag);
       v.loc = ctx_obj;
       v.prov = prov_new(e, PV_TENSOR, src, &c->in->loc, opname, 0, tag);
       if (!opname && v.prov) ((prov *)v.prov)->text = c->fn->name;
@@ -932,15 +1004,24 @@ static void apply_result(call_ctx *c) {
         site = ++e->n_sites;
         if (map_put(&e->site_ids, key, site)) e->oom = 1;
       }
-      uint32_t h = loc_root(e, LK_HEAP, site, e->cur_chain, c->f->fi->idx);
+      /* the k-th allocation at this site and calling context on this path is object k (a
+         tree built twice by one loop of constant bound: two trees); past HEAP_ORDINALS,
+         the last object is a summary of the rest, updated weakly */
+      uint32_t h = 0;
+      const aval *old = NULL;
+      for (int64_t k = 0; k < HEAP_ORDINALS; k++) {
+        h = loc_root(e, LK_HEAP, site, (int64_t)e->cur_chain + (k << 32), c->f->fi->idx);
+        old = h ? st_get(&c->s->mem, h) : NULL;
+        if (!h || !old) break;
+      }
       if (!h) {
         aval top = av_top();
         write_value(c, &top);
         return;
       }
-      /* a second allocation at the same site on one path: one summary object */
-      const aval *old = st_get(&c->s->mem, h);
-      aval mark = av_make(old ? AV_MULTI : AV_BOT, 0);
+      /* a new object reads as zeros (calloc; reading malloc'd memory before writing it is
+         undefined anyway): a tree node's unset children are NULL, its unset tensor NULL */
+      aval mark = old ? av_make(AV_MULTI, 0) : av_make(AV_INT, 0);
       if (old) {
         st_set(e, &c->s->mem, h, &mark);
       } else {
@@ -1007,6 +1088,7 @@ static void bind_context(call_ctx *c, const tc_effect *ef) {
     const tc_backend_def *b = backend_def(e, v->tag.backend);
     if (b && !b->no_memory) continue; /* already has memory */
     aval nv = *v;
+    nv.i = 0; /* one placement now, whatever set of tags it had */
     nv.tag.backend = dev.backend;
     nv.tag.ordinal = dev.ordinal;
     nv.tag.autodiff = dev.autodiff;
@@ -1023,7 +1105,8 @@ static void record_tensor(call_ctx *c, const tc_effect *ef) {
   if (!obj) return;
   uint32_t rec = pseudo_field(e, obj, e->f_tag);
   aval cur = mem_eff(e, c->s, rec);
-  if (cur.k != AV_BOT) return; /* the first one decides */
+  /* the first one decides (a new object's pseudo-field reads as its zero fill) */
+  if (cur.k != AV_BOT && !(cur.k == AV_INT && cur.i == 0)) return;
   operand op;
   read_tensor(c, ef->arg2, &op);
   const tc_backend_def *b = backend_def(e, op.tag.backend);
@@ -1032,26 +1115,43 @@ static void record_tensor(call_ctx *c, const tc_effect *ef) {
   mem_write(e, c->s, rec, &v, 0);
 }
 
+/* A memory function wrote element `elem` of an array and maybe more (the byte count is not
+   known in elements): the elements after it, and the array's summary, are forgotten. */
+static void forget_following_elements(call_ctx *c, uint32_t elem) {
+  tc_eng *e = c->f->e;
+  uint32_t array = e->locs[elem].parent;
+  aval top = av_top();
+  for (uint32_t k = e->locs[array].first_child; k; k = e->locs[k].next_sibling)
+    if ((e->locs[k].kind == LK_INDEX && e->locs[k].b > e->locs[elem].b) || e->locs[k].kind == LK_ANY)
+      mem_write(e, c->s, k, &top, 0);
+}
+
 static void apply_effects(call_ctx *c) {
   tc_eng *e = c->f->e;
   for (size_t i = 0; i < c->fn->n_effects; i++) {
     const tc_effect *ef = &c->fn->effects[i];
     switch (ef->kind) {
       case TC_EFFECT_COPY: {
-        uint32_t to = pointee_of(c, ef->arg), from = pointee_of(c, ef->arg2);
-        if (to && from)
+        int to_elem, from_elem;
+        uint32_t to = memory_target(c, ef->arg, &to_elem);
+        uint32_t from = memory_target(c, ef->arg2, &from_elem);
+        if (to && from && to_elem == from_elem) {
           mem_copy_subtree(e, c->s, to, from, 0, NULL);
-        else
+          if (to_elem) forget_following_elements(c, to);
+        } else {
           havoc_arg(c, ef->arg);
+        }
         break;
       }
       case TC_EFFECT_FILL: {
-        uint32_t to = pointee_of(c, ef->arg);
+        int to_elem;
+        uint32_t to = memory_target(c, ef->arg, &to_elem);
         const tc_opnd *vo = arg_of(c, ef->arg2);
         aval v = vo ? mem_eval(c->f, c->s, vo, NULL) : av_top();
         if (to && v.k == AV_INT && v.i == 0) {
           aval z = av_make(AV_INT, 0);
           mem_write(e, c->s, to, &z, 0);
+          if (to_elem) forget_following_elements(c, to);
         } else {
           havoc_arg(c, ef->arg);
         }
@@ -1079,6 +1179,7 @@ static void call_ctx_init(call_ctx *c, frame *f, astate *s, const tc_insn *in,
   c->n_ops = 0;
   c->poisoned = 0;
   c->op_name = NULL;
+  c->n_sets = c->sets_overflow = c->choosing = 0;
 }
 
 /* Records how this state's checks went (a failure of a disabled rule passes); 1 when it
@@ -1097,6 +1198,89 @@ static int record_outcome(call_ctx *c, const chk_res *res) {
   }
   outcome_record(e, c->f->fi->idx, c->in, -1, 0);
   return 0;
+}
+
+static chk_res run_checks(call_ctx *c) {
+  chk_res res = pass();
+  c->n_ops = 0;
+  for (size_t i = 0; i < c->fn->n_checks; i++) {
+    res = run_check(c, &c->fn->checks[i]);
+    if (res.st != CHK_PASS) break;
+  }
+  return res;
+}
+
+/* The operands hold tag sets (tagset.c): the checks run once per choice of a member of each
+   set (one choice per set, so two operands of one set agree). A rule that fails for every
+   choice fails this state; one that fails for some is recorded as failing on one of the
+   paths the state stands for and passing on another (a warning, never an error). Returns 1
+   when every choice failed, 0 otherwise, -1 when every choice ends the path (poison). */
+#define MAX_CHOICES 64
+static int check_choices(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  uint32_t n_choices = 1, size[4];
+  for (int i = 0; i < c->n_sets; i++) {
+    const tagset *ts = tagset_get(e, c->sets[i]);
+    size[i] = ts ? ts->n : 1;
+    n_choices *= size[i];
+  }
+  /* Sets of two origins that share a device may be one value reached on paths a join merged
+     (a tensor moved only when it was not yet there): which member each is, is not known
+     independently, so nothing is said unless they are disjoint. */
+  for (int i = 0; i < c->n_sets; i++)
+    for (int j = i + 1; j < c->n_sets; j++)
+      if (tagsets_share_device(tagset_get(e, c->sets[i]), tagset_get(e, c->sets[j])))
+        n_choices = MAX_CHOICES + 1;
+  if (n_choices > MAX_CHOICES) { /* documented: read as unknown */
+    outcome_record(e, c->f->fi->idx, c->in, -1, 0);
+    return 0;
+  }
+  uint32_t fails[TC_RULE_COUNT] = {0}, detail[TC_RULE_COUNT] = {0}, counted = 0, n_fail = 0;
+  for (uint32_t x = 0; x < n_choices; x++) {
+    uint32_t rest = x;
+    for (int i = 0; i < c->n_sets; i++) {
+      c->choice[i] = rest % size[i];
+      rest /= size[i];
+    }
+    c->choosing = 1;
+    c->poisoned = 0;
+    chk_res res = run_checks(c);
+    c->choosing = 0;
+    if (c->poisoned) continue;
+    counted++;
+    if (res.st != CHK_FAIL) continue;
+    const char *id = e->rules->rule_ids[res.rule];
+    int disabled = 0;
+    for (size_t i = 0; i < e->n_disabled; i++)
+      if (strcmp(e->disabled[i], id) == 0) disabled = 1;
+    if (disabled) continue;
+    n_fail++;
+    if (!fails[res.rule]++) detail[res.rule] = make_detail(c, &res);
+  }
+  c->poisoned = 0;
+  if (!counted) return -1;
+  if (n_fail && n_fail < counted && c->s->decorrelated) {
+    /* some members fail, but the branch that split this merged state may have told them
+       apart: unknown (documented) */
+    outcome_record(e, c->f->fi->idx, c->in, -1, 0);
+    return 0;
+  }
+  int one_rule_everywhere = 0;
+  for (int r = 0; r < TC_RULE_COUNT; r++) {
+    if (!fails[r]) continue;
+    outcome_record(e, c->f->fi->idx, c->in, r, detail[r]);
+    if (fails[r] == counted) one_rule_everywhere = 1;
+  }
+  /* the choices that passed (or failed another rule): paths of this state too */
+  if (!one_rule_everywhere) outcome_record(e, c->f->fi->idx, c->in, -1, 0);
+  return n_fail == counted;
+}
+
+/* Registers the tag sets of every check's operands (the first pass stops at the first check
+   it cannot decide, which a choice may decide). */
+static void find_sets(call_ctx *c) {
+  for (size_t i = 0; i < c->fn->n_checks; i++) (void)run_check(c, &c->fn->checks[i]);
+  c->n_ops = 0;
 }
 
 void api_host_access(frame *f, astate *s, const aval *ptr, tc_sym spelling) {
@@ -1148,16 +1332,23 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
   call_ctx_init(&c, f, s, in, fn);
   aval poison = av_make(AV_POISON, 0);
   if (fn->api && fn->n_checks) {
-    chk_res res = pass();
-    for (size_t i = 0; i < fn->n_checks; i++) {
-      res = run_check(&c, &fn->checks[i]);
-      if (res.st != CHK_PASS) break;
-    }
+    chk_res res = run_checks(&c);
     if (c.poisoned) { /* a consequence of a mistake already flagged: not counted */
       write_value(&c, &poison);
       return;
     }
-    if (record_outcome(&c, &res)) {
+    if (c.n_sets) find_sets(&c);
+    if (c.n_sets && !c.sets_overflow) {
+      int failed = check_choices(&c);
+      if (failed < 0) {
+        write_value(&c, &poison);
+        return;
+      }
+      if (failed) { /* every choice fails */
+        write_value(&c, &poison);
+        return;
+      }
+    } else if (record_outcome(&c, &res)) {
       if (res.rule == TC_RULE_BACKEND_UNAVAILABLE && res.backend >= 0 && res.backend < 32)
         s->avail_reported |= 1u << res.backend;
       write_value(&c, &poison); /* one mistake, one finding */

@@ -9,13 +9,16 @@
 
 #include "engine/eng.h"
 
-#define CALL_MAX_DEPTH 40
+/* Calls nested deeper than this (a device passed down 256 helpers) are unknown calls: the
+   analysis recurses on the C stack (docs/engine.md "Budgets"). */
+#define CALL_MAX_DEPTH 256
 #define PROV_SENSITIVE_CONTEXTS 8
-/* Analyses of a function entered again while it is already being analyzed (recursion). */
-#define RECURSIVE_CONTEXTS 16
-/* Analyses of a function that reaches no API call (it only moves values around); past this,
-   calls to it are treated like calls to an unknown function. */
-#define IRRELEVANT_CONTEXTS 8
+/* Analyses of a function entered again while it is already being analyzed (recursion: every
+   node of a tree built or walked recursively is an entry of its own). */
+#define RECURSIVE_CONTEXTS 64
+/* Analyses of a function that reaches no API call (it only moves values around: a planner's
+   `fits(slot, size)`); past this, calls to it are treated like calls to an unknown function. */
+#define IRRELEVANT_CONTEXTS 64
 
 /* Length of the folder part two paths share. */
 static size_t shared_folder_len(const char *a, const char *b) {
@@ -519,6 +522,8 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
       m->exits[i].avail_no = exits.items[i].avail_no;
       m->exits[i].avail_reported = exits.items[i].avail_reported;
       m->exits[i].uncertain = exits.items[i].uncertain;
+      m->exits[i].merged = exits.items[i].merged;
+      m->exits[i].decorrelated = exits.items[i].decorrelated;
     }
     m->n_exits = m->exits ? exits.n : 0;
     slist_release(e, &exits);
@@ -541,6 +546,8 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     x.avail_no = me->avail_no | entry.avail_no;
     x.avail_reported = me->avail_reported | entry.avail_reported;
     x.uncertain = entry.uncertain | me->uncertain;
+    x.merged = entry.merged | me->merged;
+    x.decorrelated = entry.decorrelated | me->decorrelated;
     post_return(f, &x, in, callee, inst);
     slist_push(e, out, x);
   }

@@ -92,7 +92,7 @@ typedef struct eloc {
   uint32_t first_child, next_sibling, any_child;
 } eloc;
 
-#define LOC_MAX_DEPTH 24
+#define LOC_MAX_DEPTH 64
 
 /* ------------------------------------------------------------------ provenance (value.c) */
 
@@ -179,6 +179,39 @@ const ptset *ptset_get(const tc_eng *e, int64_t id);
 /* The targets of an ADDR or ADDRSET value, into s (n = 0 for other values). */
 void av_targets(const tc_eng *e, const aval *v, ptset *s);
 
+/* Tag sets (tagset.c): "one of these tags", interned; ids start at 1 (0: none). An AV_TENSOR
+   whose i is a set id stands for one of its members (tag: their field-wise join). */
+#define TAGSET_MAX 8
+typedef struct tagset {
+  uint32_t n;
+  uint32_t var; /* the set this one was made from (its own id for an origin; 0 before interning) */
+  tc_tag tag[TAGSET_MAX];
+} tagset;
+int tagset_add(tagset *s, const tc_tag *t); /* sorted, no duplicates; -1 when full */
+int tagset_union(const tagset *a, const tagset *b, tagset *out); /* a new origin; -1: too many */
+const tagset *tagset_get(const tc_eng *e, uint32_t id);
+uint32_t tagset_intern(tc_eng *e, const tagset *s); /* 0 for fewer than two members */
+tc_tag tagset_view(const tagset *s);                 /* field-wise join of the members */
+/* Some member of a and some member of b may be on the same device, autodiff-ness aside (NULL:
+   unknown, so yes). */
+int tagsets_share_device(const tagset *a, const tagset *b);
+void tagset_of_tensor(const tc_eng *e, const aval *v, tagset *out);
+/* The tags of tensors a and b together into r (tag and i); 0 when they are too many. */
+int tensor_join_tags(tc_eng *e, const aval *a, const aval *b, aval *r);
+/* Set `id` with the fields where `to` differs from `view` (what an operation changed in its
+   operand's tag) set to to's in every member. */
+uint32_t tagset_remap(tc_eng *e, uint32_t id, const tc_tag *view, const tc_tag *to);
+/* Device fields: field k (0 backend, 1 ordinal, 2 autodiff) of one of the devices of set. */
+int devset_field(const aval *v, uint32_t *set, int *k);
+aval devset_value(uint32_t set, int k);
+/* Field k of a device struct holding one of set's devices: an int if they all agree. */
+aval device_field_of_set(tc_eng *e, uint32_t set, int k, const prov *pv);
+/* The devices a struct whose three fields hold fv can be (kind unknown; the set's positions
+   and origin kept); 0 when unknown. */
+int device_members(tc_eng *e, const aval fv[3], tagset *out);
+struct devtype;
+const struct devtype *devtype_of_field(const tc_eng *e, uint32_t field, int *k);
+
 aval av_make(av_kind k, int64_t i);
 aval av_top(void);
 int av_same(const aval *a, const aval *b);      /* equal ignoring provenance/derivation */
@@ -204,6 +237,13 @@ typedef struct astate {
   const pathnote *path;         /* undecided branches this path took */
   uint8_t uncertain;            /* took an undecided branch, or joins different paths (or a
                                    callee's exit did): not certain to run when its entry is */
+  uint8_t merged;               /* joins different paths: its tag sets stand for them */
+  uint64_t decided_branches;    /* bit (block % 64): that block's branch was last decided for
+                                   this state (a loop whose bound it knows: flow.c) */
+  uint8_t decorrelated;         /* merged, then split by an undecided branch: that branch may
+                                   be the one that told the merged paths apart (a flag read
+                                   again), so a tag set's members no longer stand for the
+                                   paths that reach a call (api.c check_choices) */
 } astate;
 
 const aval *st_get(const st_store *s, uint32_t id); /* NULL if absent */
@@ -248,6 +288,7 @@ typedef struct memo_exit {
   size_t n_delta;
   uint32_t avail_yes, avail_no, avail_reported;
   uint8_t uncertain; /* the exit's path took an undecided branch inside the callee */
+  uint8_t merged, decorrelated; /* as astate's, inside the callee */
 } memo_exit;
 
 typedef struct memo_entry {
@@ -274,6 +315,8 @@ typedef struct fninfo {
   int prepared;
   uint32_t *rpo;        /* block -> reverse post-order number */
   uint8_t *loop_head;   /* block is the target of a back edge */
+  uint32_t *loop_last;  /* loop head -> the highest rpo number of a block that jumps back to it */
+  uint32_t *by_rpo;     /* rpo number -> block */
   uint8_t *cross_temp;  /* temp read in a block other than where it is written */
   /* frame root ids by activation and local/param/temp/return slot (0: not made yet) */
   uint32_t *frame_locs;
@@ -384,6 +427,11 @@ struct tc_eng {
   /* store node free lists */
   st_node *free_inner, *free_leaf;
 
+  /* tag sets (tagset.c) */
+  tagset *tagsets;
+  size_t n_tagsets, cap_tagsets;
+  tc_map tagset_index;
+
   /* points-to sets */
   ptset *ptsets;
   size_t n_ptsets, cap_ptsets;
@@ -459,7 +507,7 @@ typedef struct frame {
 } frame;
 
 /* A frame's locations are keyed by function and activation. */
-#define MAX_INSTANCES 4u
+#define MAX_INSTANCES 16u
 #define FRAME_KEY(idx, inst) ((uint32_t)(idx) | ((uint32_t)(inst) << 24))
 #define FRAME_INST(a) ((uint32_t)(a) >> 24)
 

@@ -11,6 +11,62 @@
 
 #include "engine/eng.h"
 
+/* A per-unit object (a static global or static local, named "...#unit:FILE" by the front end:
+   frontend/lower_util.c lw_decl_usr) read or written through path p. */
+static int path_names_unit_object(const tc_program *prog, const tc_path *p) {
+  return p->root == TC_ROOT_GLOBAL && strstr(tc_str(prog, p->id), "#unit:") != NULL;
+}
+
+static int opnd_names_unit_object(const tc_program *prog, const tc_opnd *o) {
+  return (o->kind == TC_OPND_PATH || o->kind == TC_OPND_ADDR) &&
+         path_names_unit_object(prog, &o->path);
+}
+
+/* fn names an object of its own unit directly. */
+static int names_unit_object(const tc_program *prog, const tc_function *fn) {
+  for (uint32_t b = 0; b < fn->n_blocks; b++) {
+    const tc_block *bl = &fn->blocks[b];
+    if (opnd_names_unit_object(prog, &bl->term.cond)) return 1;
+    for (uint32_t i = 0; i < bl->n_insns; i++) {
+      const tc_insn *in = &bl->insns[i];
+      if ((in->has_dst && path_names_unit_object(prog, &in->dst)) ||
+          opnd_names_unit_object(prog, &in->a) || opnd_names_unit_object(prog, &in->b))
+        return 1;
+      for (uint32_t a = 0; a < in->n_args; a++)
+        if (opnd_names_unit_object(prog, &in->args[a])) return 1;
+    }
+  }
+  return 0;
+}
+
+static int calls_any_of(const tc_function *fn, const tc_map *usrs) {
+  for (uint32_t b = 0; b < fn->n_blocks; b++)
+    for (uint32_t i = 0; i < fn->blocks[b].n_insns; i++) {
+      const tc_insn *in = &fn->blocks[b].insns[i];
+      if (in->kind == TC_I_CALL && in->callee.usr && map_get(usrs, in->callee.usr, NULL)) return 1;
+    }
+  return 0;
+}
+
+/* The functions (by USR) whose copies in different units are different functions: they name
+   an object of their own unit (a static inline function of a header using a static global or
+   a static local), or call such a function. The copies of any other inline helper are one
+   function, analyzed once. */
+static int unit_bound_functions(const tc_program *prog, tc_map *out) {
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t u = 0; u < prog->n_units; u++)
+      for (uint32_t i = 0; i < prog->units[u].n_functions; i++) {
+        const tc_function *fn = &prog->units[u].functions[i];
+        if (!fn->usr || map_get(out, fn->usr, NULL)) continue;
+        if (!names_unit_object(prog, fn) && !calls_any_of(fn, out)) continue;
+        if (map_put(out, fn->usr, 1)) return -1;
+        changed = 1;
+      }
+  }
+  return 0;
+}
+
 static int is_global_init_name(const tc_eng *e, const tc_function *fn) {
   return strcmp(tc_str(e->prog, fn->name), "__tc_global_init") == 0;
 }
@@ -49,6 +105,11 @@ static int setup(tc_eng *e, const tc_program *prog, const tc_rules *rules,
   e->fns = calloc(n ? n : 1, sizeof *e->fns);
   if (!e->fns) return -1;
   uint64_t total_insns = 0;
+  tc_map unit_bound = {0};
+  if (unit_bound_functions(prog, &unit_bound)) {
+    map_free(&unit_bound);
+    return -1;
+  }
   for (uint32_t u = 0; u < prog->n_units; u++) {
     const tc_unit *unit = &prog->units[u];
     for (uint32_t i = 0; i <= unit->n_functions; i++) {
@@ -60,9 +121,10 @@ static int setup(tc_eng *e, const tc_program *prog, const tc_rules *rules,
       if (!is_init && fn->usr && map_get(&e->fn_by_usr, fn->usr, &first)) {
         /* The same definition (an inline helper of a header) seen from another unit, or
            another program's function of the same name (a database with several mains). */
-        int duplicate = 0;
+        int duplicate = 0, own_objects = map_get(&unit_bound, fn->usr, NULL);
         for (fninfo *c = &e->fns[first]; c; c = c->next_same_usr ? &e->fns[c->next_same_usr - 1] : NULL) {
-          if (c->fn->loc.file == fn->loc.file && c->fn->loc.line == fn->loc.line) duplicate = 1;
+          if (!own_objects && c->fn->loc.file == fn->loc.file && c->fn->loc.line == fn->loc.line)
+            duplicate = 1;
           last_same = c;
         }
         if (duplicate) continue;
@@ -79,12 +141,14 @@ static int setup(tc_eng *e, const tc_program *prog, const tc_rules *rules,
         last_same->next_same_usr = fi->idx + 1;
         continue;
       }
-      if (fn->usr && map_put(&e->fn_by_usr, fn->usr, fi->idx)) return -1;
+      if (fn->usr && map_put(&e->fn_by_usr, fn->usr, fi->idx)) e->oom = 1;
       if (!fn->is_static && fn->name && !map_get(&e->fn_by_name, fn->name, NULL) &&
           map_put(&e->fn_by_name, fn->name, fi->idx))
-        return -1;
+        e->oom = 1;
     }
   }
+  map_free(&unit_bound);
+  if (e->oom) return -1;
   e->work_limit = 20000000ull + 200ull * total_insns;
   return 0;
 }
@@ -248,6 +312,8 @@ static void teardown(tc_eng *e) {
     fninfo *fi = &e->fns[f];
     free(fi->rpo);
     free(fi->loop_head);
+    free(fi->loop_last);
+    free(fi->by_rpo);
     free(fi->cross_temp);
     free(fi->roots);
     free(fi->frame_locs);
@@ -284,6 +350,8 @@ static void teardown(tc_eng *e) {
   free(e->details);
   free(e->visit_stamp);
   free(e->ptsets);
+  free(e->tagsets);
+  map_free(&e->tagset_index);
   free(e->act);
   map_free(&e->ptset_index);
   st_free_all(e);

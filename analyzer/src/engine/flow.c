@@ -75,11 +75,20 @@ void slist_merge_to(tc_eng *e, state_list *l, size_t max) {
 
 /* ------------------------------------------------------------------ per-function facts */
 
+static void mark_temp_read(uint32_t id, uint32_t blk, uint8_t *cross, uint32_t n_temps,
+                           const uint32_t *write_blk) {
+  if (id < n_temps && write_blk[id] != blk) cross[id] = 1;
+}
+
+/* The temporaries a path reads: its root, and the indices of its elements (`slot[t]`, t
+   computed before a `?:` whose arms both store there). */
 static void mark_temp_reads_path(const tc_path *p, uint32_t blk, uint32_t *read_blk, uint8_t *cross,
                                  uint32_t n_temps, const uint32_t *write_blk) {
-  if (p->root != TC_ROOT_TEMP || p->id >= n_temps) return;
   (void)read_blk;
-  if (write_blk[p->id] != blk) cross[p->id] = 1;
+  if (p->root == TC_ROOT_TEMP) mark_temp_read(p->id, blk, cross, n_temps, write_blk);
+  for (uint32_t k = 0; k < p->n_elems; k++)
+    if (p->elems[k].kind == TC_ELEM_INDEX_ANY && p->elems[k].index_root == TC_ROOT_TEMP)
+      mark_temp_read(p->elems[k].index_id, blk, cross, n_temps, write_blk);
 }
 
 static void mark_temp_reads(const tc_opnd *o, uint32_t blk, uint32_t *read_blk, uint8_t *cross,
@@ -94,13 +103,15 @@ static int prepare(tc_eng *e, fninfo *fi) {
   uint32_t nb = fn->n_blocks;
   fi->rpo = calloc(nb ? nb : 1, sizeof *fi->rpo);
   fi->loop_head = calloc(nb ? nb : 1, 1);
+  fi->loop_last = calloc(nb ? nb : 1, sizeof *fi->loop_last);
+  fi->by_rpo = calloc(nb ? nb : 1, sizeof *fi->by_rpo);
   fi->cross_temp = calloc(fn->n_temps ? fn->n_temps : 1, 1);
   uint32_t *stack = calloc(nb ? nb : 1, sizeof *stack);
   uint32_t *next_succ = calloc(nb ? nb : 1, sizeof *next_succ);
   uint8_t *seen = calloc(nb ? nb : 1, 1);
   uint32_t *order = calloc(nb ? nb : 1, sizeof *order);
   uint32_t *write_blk = calloc(fn->n_temps ? fn->n_temps : 1, sizeof *write_blk);
-  if (!fi->rpo || !fi->loop_head || !fi->cross_temp || !stack || !next_succ || !seen || !order ||
+  if (!fi->rpo || !fi->loop_head || !fi->loop_last || !fi->by_rpo || !fi->cross_temp || !stack || !next_succ || !seen || !order ||
       !write_blk) {
     free(stack);
     free(next_succ);
@@ -135,10 +146,15 @@ static int prepare(tc_eng *e, fninfo *fi) {
   uint32_t next = n_order;
   for (uint32_t i = 0; i < nb; i++)
     if (fi->rpo[i] == UINT32_MAX) fi->rpo[i] = next++;
+  for (uint32_t b = 0; b < nb; b++) fi->by_rpo[fi->rpo[b]] = b;
   for (uint32_t b = 0; b < nb; b++) {
     const tc_term *t = &fn->blocks[b].term;
-    for (uint32_t k = 0; k < t->n_succ; k++)
-      if (t->succ[k] < nb && fi->rpo[t->succ[k]] <= fi->rpo[b]) fi->loop_head[t->succ[k]] = 1;
+    for (uint32_t k = 0; k < t->n_succ; k++) {
+      uint32_t h = t->succ[k];
+      if (h >= nb || fi->rpo[h] > fi->rpo[b]) continue;
+      fi->loop_head[h] = 1;
+      if (fi->rpo[b] > fi->loop_last[h]) fi->loop_last[h] = fi->rpo[b];
+    }
   }
   /* temps read outside the block that writes them */
   uint32_t n_insns = 0;
@@ -578,6 +594,9 @@ typedef struct bstate {
 typedef struct blist {
   bstate *items;
   size_t n, cap;
+  /* hashes of the states an iteration kept apart dropped from items (start_iteration): a
+     state seen before is not run again (state_equal compares these hashes) */
+  tc_map dropped;
 } blist;
 
 typedef struct wl {
@@ -635,11 +654,31 @@ typedef struct fctx {
   wl w;
   size_t max_states; /* per block: e->max_states, or 1 in code that reaches no API call */
   uint8_t *decided; /* per block: its branch was decided from constants for some state */
+  /* a loop head whose branch some state decided keeps this many states entering it (not
+     coming back) apart before joining those that differ only in integers */
+#define LOOP_ENTRIES_APART 8
+  uint64_t work_start, budget; /* e->work when the analysis began; its budget */
+  uint8_t *next_iteration; /* per loop head: a jump back reached it since it last ran */
 } fctx;
 
-/* States a loop head with a constant bound keeps apart (so `for (d = 0; d < 2; d++)` runs
-   its body once per d) before it joins states that differ only in integers. */
-#define LOOP_UNROLL 8
+static uint64_t branch_bit(uint32_t b) { return 1ull << (b & 63); }
+
+/* The share of a function's budget (1/UNROLL_SHARE) its loops may spend keeping iterations
+   apart: work, not a count of iterations. */
+#define UNROLL_SHARE 8
+
+/* A state coming back to a loop head whose branch (or the jumping block's: a do-while) it
+   decided on its last pass (a bound it knows: `for (s = 0; s < 24; s++)`) starts an iteration
+   of its own, however many the loop runs, so what the loop leaves behind is exact (stage s%2
+   after the 24th stage, the 10th write of a ring); only once the function has used an eighth
+   of its budget does it join states that differ only in integers, as loops with unknown
+   bounds always do. No iteration count is involved. */
+static int keep_iterations_apart(const fctx *c, uint32_t from, uint32_t head, const astate *s) {
+  const fninfo *fi = c->fr.fi;
+  if (!fi->loop_head[head] || fi->rpo[from] < fi->rpo[head]) return 0; /* not a jump back */
+  if (!(s->decided_branches & (branch_bit(head) | branch_bit(from)))) return 0;
+  return c->fr.e->work - c->work_start < c->budget / UNROLL_SHARE;
+}
 
 /* Over budget: the state st joins a state that differs from it only in integers if there is
    one, else the closest of the last few. */
@@ -661,7 +700,7 @@ static size_t join_target(tc_eng *e, const blist *bl, const astate *st) {
   return best;
 }
 
-static void add_state(fctx *c, uint32_t b, astate st) {
+static void add_state(fctx *c, uint32_t b, astate st, int unroll) {
   tc_eng *e = c->fr.e;
   fninfo *fi = c->fr.fi;
   blist *bl = &c->in[b];
@@ -670,13 +709,16 @@ static void add_state(fctx *c, uint32_t b, astate st) {
       state_release(e, &st);
       return;
     }
+  if (bl->dropped.n && map_get(&bl->dropped, state_hash(e, &st), NULL)) {
+    state_release(e, &st);
+    return;
+  }
   size_t target = SIZE_MAX;
-  int unroll = c->decided[b] && bl->n < LOOP_UNROLL && bl->n < c->max_states;
-  if (fi->loop_head[b] && !unroll) {
+  if (fi->loop_head[b] && !unroll && !(c->decided[b] && bl->n < LOOP_ENTRIES_APART)) {
     for (size_t i = 0; i < bl->n && target == SIZE_MAX; i++)
       if (state_differ_in_ints_only(e, &bl->items[i].st, &st)) target = i;
   }
-  if (target == SIZE_MAX && bl->n < c->max_states) {
+  if (target == SIZE_MAX && (bl->n < c->max_states || unroll)) {
     bstate *p = VEC_PUSH(bl->items, bl->n, bl->cap);
     if (!p) {
       e->oom = 1;
@@ -713,13 +755,42 @@ static void kill_block_temps(fctx *c, uint32_t b, astate *s) {
   }
 }
 
+/* A new iteration of a loop whose iterations are kept apart: the states its body's blocks
+   hold from the previous iteration (all processed: the worklist runs blocks in reverse post-
+   order, the jump back comes last) are dropped, so each iteration has the whole per-block
+   state budget and none is joined with an earlier one. Done when the loop head is next run
+   (never while a block of the body is running). */
+static void start_iteration(fctx *c, uint32_t head) {
+  tc_eng *e = c->fr.e;
+  fninfo *fi = c->fr.fi;
+  for (uint32_t r = fi->rpo[head]; r <= fi->loop_last[head]; r++) {
+    blist *bl = &c->in[fi->by_rpo[r]];
+    size_t kept = 0;
+    for (size_t i = 0; i < bl->n; i++) {
+      if (!bl->items[i].done) {
+        bl->items[kept++] = bl->items[i];
+        continue;
+      }
+      /* the head remembers what it ran, so a loop that comes back to a state it had does
+         not run it again; its list stays as short as one iteration's */
+      if (r == fi->rpo[head] && map_put(&bl->dropped, state_hash(e, &bl->items[i].st), 1))
+        e->oom = 1;
+      state_release(e, &bl->items[i].st);
+    }
+    bl->n = kept;
+  }
+}
+
 static void to_succ(fctx *c, uint32_t from, uint32_t to, astate s) {
-  if (to >= c->fr.fi->fn->n_blocks) {
+  fninfo *fi = c->fr.fi;
+  if (to >= fi->fn->n_blocks) {
     state_release(c->fr.e, &s);
     return;
   }
   kill_block_temps(c, from, &s);
-  add_state(c, to, s);
+  int unroll = keep_iterations_apart(c, from, to, &s);
+  if (unroll) c->next_iteration[to] = 1;
+  add_state(c, to, s, unroll);
 }
 
 static tc_sym cond_name(const tc_opnd *o) {
@@ -767,6 +838,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
       int tr = truth_of(&s, &v);
       if (tr >= 0) {
         c->decided[b] = 1;
+        s.decided_branches |= branch_bit(b);
         to_succ(c, b, t->succ[tr ? 0 : 1], s);
         return;
       }
@@ -780,6 +852,8 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
           if (learned & (1u << bk)) x.path = pathnote_new(e, x.path, &t->loc, 0, 0, bk);
         if (ok) x.path = pathnote_new(e, x.path, &t->loc, cond_name(&t->cond), side, -1);
         x.uncertain = 1;
+        x.decorrelated |= x.merged;
+        x.decided_branches &= ~branch_bit(b);
         if (ok)
           to_succ(c, b, t->succ[side ? 0 : 1], x);
         else
@@ -809,6 +883,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
       for (uint32_t i = 0; i <= t->n_cases; i++) {
         astate x = state_copy(&s);
         x.uncertain = 1;
+        x.decorrelated |= x.merged;
         int ok = 1;
         if (i < t->n_cases) {
           if (v.k == AV_NE && v.i == t->case_values[i]) ok = 0;
@@ -882,21 +957,27 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
   c.in = calloc(nb, sizeof *c.in);
   c.w.queued = calloc(nb, 1);
   c.decided = calloc(nb, 1);
+  c.next_iteration = calloc(nb, 1);
   c.w.rpo = fi->rpo;
-  if (!c.in || !c.w.queued || !c.decided) {
+  if (!c.in || !c.w.queued || !c.decided || !c.next_iteration) {
     free(c.in);
     free(c.w.queued);
     free(c.decided);
+    free(c.next_iteration);
     state_release(e, &entry);
     e->oom = 1;
     return -1;
   }
   uint64_t start = e->work;
   uint64_t budget = 20000 + 200ull * fi->n_insns;
+  c.work_start = start;
+  c.budget = budget;
   int aborted = 0;
-  add_state(&c, 0, entry);
+  add_state(&c, 0, entry, 0);
   while (c.w.n && !aborted) {
     uint32_t b = wl_pop(&c.w);
+    if (c.next_iteration[b]) start_iteration(&c, b);
+    c.next_iteration[b] = 0;
     for (size_t i = 0; i < c.in[b].n; i++) {
       if (c.in[b].items[i].done) continue;
       c.in[b].items[i].done = 1;
@@ -911,11 +992,13 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
   for (uint32_t b = 0; b < nb; b++) {
     for (size_t i = 0; i < c.in[b].n; i++) state_release(e, &c.in[b].items[i].st);
     free(c.in[b].items);
+    map_free(&c.in[b].dropped);
   }
   free(c.in);
   free(c.w.heap);
   free(c.w.queued);
   free(c.decided);
+  free(c.next_iteration);
   if (aborted) {
     slist_release(e, exits);
     return -1;

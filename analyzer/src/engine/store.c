@@ -304,7 +304,7 @@ static uint64_t state_hash2(tc_eng *e, const astate *s, int tags_only) {
   (void)e;
   uint64_t h = 0;
   if (s->mem.root) h = tags_only ? s->mem.root->thash : s->mem.root->hash;
-  h = hash_mix(h, 0x5ea1ull);
+  h = hash_mix(h, 0x5ea1ull + s->decorrelated);
   return hash_mix(hash_mix(h, ((uint64_t)s->avail_yes << 32) | s->avail_no), s->avail_reported);
 }
 
@@ -328,12 +328,48 @@ typedef struct join_acc {
   size_t n, cap;
 } join_acc;
 
+/* The devices the struct holding device field `id` holds in s, into out; 0 if unknown. */
+static int devices_at(tc_eng *e, const astate *s, uint32_t id, tagset *out) {
+  int k;
+  const struct devtype *dt = devtype_of_field(e, e->locs[id].a, &k);
+  uint32_t parent = e->locs[id].parent;
+  if (!dt || !parent) return 0;
+  uint32_t fids[3] = {dt->f_backend, dt->f_ordinal, dt->f_autodiff};
+  aval fv[3];
+  for (int f = 0; f < 3; f++) {
+    uint32_t fl = loc_find_child(e, parent, LK_FIELD, fids[f], 0);
+    fv[f] = fl ? mem_eff(e, s, fl) : av_top();
+    if (!av_intlike(&fv[f]) || fv[f].k == AV_BOT || fv[f].k == AV_ABSENT) return 0;
+  }
+  return device_members(e, fv, out);
+}
+
+/* A device field whose paths disagree: field k of the set of both paths' devices, so the
+   three fields stay one device among a few (dt_sim(0) on one path, dt_cpu() on the other)
+   instead of three unknown integers. 0 when that cannot be said. */
+static int join_device_field(tc_eng *e, const astate *sa, const astate *sb, uint32_t id,
+                             const aval *ea, const aval *eb, aval *r) {
+  int k;
+  if (!av_intlike(ea) || !av_intlike(eb) || !devtype_of_field(e, e->locs[id].a, &k)) return 0;
+  tagset a, b, x;
+  if (!devices_at(e, sa, id, &a) || !devices_at(e, sb, id, &b) || tagset_union(&a, &b, &x))
+    return 0;
+  for (uint32_t i = 0; i < x.n; i++)
+    if (!TC_TAGF_KNOWN(x.tag[i].backend) && !TC_TAGF_KNOWN(x.tag[i].ordinal)) return 0;
+  uint32_t set = tagset_intern(e, &x);
+  if (!set) return 0;
+  *r = device_field_of_set(e, set, k, ea->prov ? ea->prov : eb->prov);
+  return 1;
+}
+
 static int join_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
   join_acc *j = d->user;
   if (av_same(a, b)) return 0;
   aval ea = a->k == AV_ABSENT ? mem_eff(d->e, j->a, id) : *a;
   aval eb = b->k == AV_ABSENT ? mem_eff(d->e, j->b, id) : *b;
-  aval r = av_join(d->e, &ea, &eb);
+  aval r;
+  if (!(loc_is_device_field(d->e, id) && join_device_field(d->e, j->a, j->b, id, &ea, &eb, &r)))
+    r = av_join(d->e, &ea, &eb);
   if (a->k != AV_ABSENT && av_same(&r, a)) return 0;
   if (a->k == AV_ABSENT && av_same(&r, &ea)) return 0;
   join_ent *je = VEC_PUSH(j->ents, j->n, j->cap);
@@ -360,6 +396,9 @@ int state_join_into(tc_eng *e, astate *a, const astate *b) {
   if ((a->avail_reported & b->avail_reported) != a->avail_reported) changed = 1;
   a->avail_reported &= b->avail_reported;
   a->uncertain |= b->uncertain | (a->path != b->path);
+  a->merged |= b->merged | (a->path != b->path);
+  a->decided_branches &= b->decided_branches;
+  a->decorrelated |= b->decorrelated;
   if (a->path != b->path) a->path = NULL; /* the joined state took no single path */
   return changed;
 }

@@ -34,7 +34,7 @@ int av_same(const aval *a, const aval *b) {
     case AV_ADDR:
       return a->loc == b->loc && a->i == b->i && a->neg == b->neg;
     case AV_TENSOR:
-      return tc_tag_same(a->tag, b->tag) && a->loc == b->loc && a->neg == b->neg;
+      return tc_tag_same(a->tag, b->tag) && a->i == b->i && a->loc == b->loc && a->neg == b->neg;
     case AV_DATAPTR:
       return tc_tag_same(a->tag, b->tag);
     case AV_AVAIL:
@@ -158,6 +158,9 @@ aval av_join(tc_eng *e, const aval *a, const aval *b) {
   if ((a->k == AV_TENSOR && b->k == AV_TENSOR) || (a->k == AV_DATAPTR && b->k == AV_DATAPTR)) {
     r = *a;
     r.tag = tc_tag_join(a->tag, b->tag);
+    r.i = 0;
+    /* tensors that disagree are one of their tags (tagset.c), not unknown */
+    if (a->k == AV_TENSOR) tensor_join_tags(e, a, b, &r);
     if (a->loc != b->loc) r.loc = 0;
     r.neg = a->neg | b->neg;
     r.drel = DR_NONE;

@@ -391,6 +391,7 @@ int tc_lower_tu(tc_program *prog, CXTranslationUnit tu, const char *main_file,
   u.tu = tu;
   u.opts = opts;
   u.stack_floor = opts && opts->stack_floor ? opts->stack_floor : tc_lower_stack_floor();
+  u.unit.file = tc_intern(prog, main_file); /* per-unit objects are named by it (lw_decl_usr) */
   lw_lower_decls(&u, clang_getTranslationUnitCursor(tu));
   lower_templates(&u);
   tc_sym file = tc_intern(prog, main_file);

@@ -165,6 +165,7 @@ static int member_place(lw_fn *fn, CXCursor e, lw_place *out) {
     tc_elem el = {.kind = TC_ELEM_FIELD, .field = field};
     out->path = lw_path_extend(fn, &out->path, el);
   }
+  out->type = clang_getCursorType(e); /* the member's, not the base's (`s.used += n`) */
   return 1;
 }
 
@@ -839,6 +840,8 @@ static tc_opnd stmt_expr(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mod
   return r;
 }
 
+static tc_opnd generic_selection(lw_fn *fn, CXCursor e, lw_mode mode);
+
 static tc_opnd expr_impl(lw_fn *fn, CXCursor e, lw_mode mode) {
   lw_unit *u = fn->u;
   switch ((int)clang_getCursorKind(e)) {
@@ -934,6 +937,8 @@ static tc_opnd expr_impl(lw_fn *fn, CXCursor e, lw_mode mode) {
   }
   case CXCursor_ConditionalOperator:
     return conditional(fn, e, mode);
+  case CXCursor_GenericSelectionExpr:
+    return generic_selection(fn, e, mode);
   case CXCursor_StmtExpr:
     return stmt_expr(fn, e, NULL, mode);
   case CXCursor_CXXThisExpr:
@@ -962,6 +967,27 @@ static tc_opnd expr_impl(lw_fn *fn, CXCursor e, lw_mode mode) {
     u->stats.unknown_exprs++;
     return unknown_after_effects(fn, e);
   }
+}
+
+/* C11 `_Generic(x, T1: e1, T2: e2)`: the association the front end selected, found as the one
+   whose type is the selection's (libclang names no selected association). Several of that type
+   that are not one declaration (`int: 1, long: 2` on a 64-bit int) read as unknown. */
+static tc_opnd generic_selection(lw_fn *fn, CXCursor e, lw_mode mode) {
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  expr_children(e, &ch);
+  CXType want = clang_getCanonicalType(clang_getCursorType(e));
+  int pick = -1, ambiguous = 0;
+  for (uint32_t i = 1; i < ch.n; i++) {
+    if (!clang_equalTypes(clang_getCanonicalType(clang_getCursorType(ch.v[i])), want)) continue;
+    if (pick >= 0 && !clang_equalCursors(clang_getCursorReferenced(ch.v[i]),
+                                         clang_getCursorReferenced(ch.v[pick])))
+      ambiguous = 1;
+    if (pick < 0) pick = (int)i;
+  }
+  tc_opnd r = pick >= 0 && !ambiguous ? lw_expr(fn, ch.v[pick], mode) : lw_opnd_unknown(type_of(fn, e));
+  lw_cursors_free(&ch);
+  return r;
 }
 
 tc_opnd lw_expr(lw_fn *fn, CXCursor e, lw_mode mode) {

@@ -498,6 +498,33 @@ static tc_sym qualified_usr(lw_unit *u, CXCursor decl, const char *usr) {
   return r;
 }
 
+/* An object of static storage without external linkage (a `static` global, a function-local
+   static) is one object per translation unit, even when a header declares it (a `static`
+   global in a header, a static local of a `static inline` header function): its symbol is
+   qualified by the unit's main file ("c:/abs/h.h@x#unit:/abs/a.c"), so two units' copies stay
+   apart. Functions need no such suffix: calls already reach the caller's own unit's definition
+   first (engine/call.c fn_lookup). This is the one place that makes statics per unit. */
+static int is_per_unit_object(CXCursor decl) {
+  if (clang_getCursorKind(decl) != CXCursor_VarDecl) return 0;
+  if (clang_Cursor_getStorageClass(decl) != CX_SC_Static) return 0;
+  enum CXLinkageKind l = clang_getCursorLinkage(decl);
+  return l == CXLinkage_Internal || l == CXLinkage_NoLinkage;
+}
+
+static tc_sym per_unit_usr(lw_unit *u, tc_sym usr) {
+  const char *base = tc_str(u->prog, usr), *unit = tc_str(u->prog, u->unit.file);
+  size_t n = strlen(base) + strlen(unit) + sizeof "#unit:";
+  char *q = malloc(n);
+  if (!q) { /* out of memory: the unit fails (u->oom), the symbol stays as it was */
+    u->oom = 1;
+    return usr;
+  }
+  snprintf(q, n, "%s#unit:%s", base, unit);
+  tc_sym r = tc_intern(u->prog, q);
+  free(q);
+  return r;
+}
+
 tc_sym lw_decl_usr(lw_unit *u, CXCursor decl) {
   lw_cmap_entry *e = lw_cmap_put(&u->decls, decl, NULL);
   if (!e) {
@@ -508,6 +535,7 @@ tc_sym lw_decl_usr(lw_unit *u, CXCursor decl) {
   CXString s = clang_getCursorUSR(decl);
   const char *str = clang_getCString(s);
   tc_sym usr = str && *str ? qualified_usr(u, decl, str) : 0; /* leaves u->decls alone */
+  if (usr && u->unit.file && is_per_unit_object(decl)) usr = per_unit_usr(u, usr);
   clang_disposeString(s);
   e->sym = usr;
   e->value |= DECL_USR;

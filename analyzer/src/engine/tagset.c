@@ -1,0 +1,213 @@
+/* analyzer/src/engine/tagset.c — "one of these tags": what a join of known tags becomes instead
+ * of unknown. A tensor value whose paths (or array elements) disagree holds an interned set of
+ * up to TAGSET_MAX whole tags (backend, ordinal, autodiff, kind together, so no combination
+ * that no path had is invented); the fields of a device struct joined from disagreeing paths
+ * hold "field k of device set T" (an AV_SYM with a negative identity), read back together as
+ * that set. The tag lattice (backends x ordinals x autodiff x kinds) is finite, so joins of
+ * sets converge; a set that would outgrow TAGSET_MAX falls back to the field-wise join
+ * (differing fields unknown). A set made from another (a tensor created on a device of a set,
+ * dt_autodiff of it, the device of such a tensor) keeps its members' positions and its
+ * origin's `var`: one choice of a position decides every set of one var, so a tensor and the
+ * device it was made on stay one member; api.c checks a call once per choice (check_choices). */
+#include <string.h>
+
+#include "engine/eng.h"
+
+static int tag_cmp(const tc_tag *a, const tc_tag *b) { return memcmp(a, b, sizeof *a); }
+
+int tagset_add(tagset *s, const tc_tag *t) {
+  uint32_t i = 0;
+  while (i < s->n && tag_cmp(&s->tag[i], t) < 0) i++;
+  if (i < s->n && tag_cmp(&s->tag[i], t) == 0) return 0;
+  if (s->n >= TAGSET_MAX) return -1;
+  memmove(&s->tag[i + 1], &s->tag[i], (s->n - i) * sizeof s->tag[0]);
+  s->tag[i] = *t;
+  s->n++;
+  return 0;
+}
+
+const tagset *tagset_get(const tc_eng *e, uint32_t id) {
+  return id && id <= e->n_tagsets ? &e->tagsets[id - 1] : NULL;
+}
+
+uint32_t tagset_intern(tc_eng *e, const tagset *s) {
+  if (s->n < 2) return 0;
+  uint32_t same = 1;
+  while (same < s->n && tag_cmp(&s->tag[same], &s->tag[0]) == 0) same++;
+  if (same == s->n) return 0; /* one tag after all */
+  uint64_t h = hash_bytes(hash_mix(0x7a95e7ull, s->var), s->tag, s->n * sizeof s->tag[0]);
+  for (uint64_t attempt = 0;; attempt++) {
+    uint64_t k = attempt ? hash_mix(h, attempt) : h;
+    uint32_t id;
+    if (!map_get(&e->tagset_index, k, &id)) {
+      tagset *p = VEC_PUSH(e->tagsets, e->n_tagsets, e->cap_tagsets);
+      if (!p) {
+        e->oom = 1;
+        return 0;
+      }
+      *p = *s;
+      if (!p->var) p->var = (uint32_t)e->n_tagsets; /* a new origin */
+      if (map_put(&e->tagset_index, k, (uint32_t)e->n_tagsets)) e->oom = 1;
+      return (uint32_t)e->n_tagsets;
+    }
+    const tagset *q = &e->tagsets[id - 1];
+    if (q->n == s->n && (s->var ? q->var == s->var : q->var == id) &&
+        !memcmp(q->tag, s->tag, s->n * sizeof s->tag[0]))
+      return id;
+  }
+}
+
+int tagsets_share_device(const tagset *a, const tagset *b) {
+  if (!a || !b) return 1;
+  for (uint32_t i = 0; i < a->n; i++)
+    for (uint32_t j = 0; j < b->n; j++)
+      if (tc_tagf_equal(a->tag[i].backend, b->tag[j].backend) != TC_TRI_NO &&
+          tc_tagf_equal(a->tag[i].ordinal, b->tag[j].ordinal) != TC_TRI_NO)
+        return 1; /* autodiff-ness aside: dt_from_inner pairs autodiff<d> with a plain d */
+  return 0;
+}
+
+tc_tag tagset_view(const tagset *s) {
+  tc_tag t = s->n ? s->tag[0] : tc_tag_unknown();
+  for (uint32_t i = 1; i < s->n; i++) t = tc_tag_join(t, s->tag[i]);
+  return t;
+}
+
+void tagset_of_tensor(const tc_eng *e, const aval *v, tagset *out) {
+  const tagset *s = v->k == AV_TENSOR ? tagset_get(e, (uint32_t)v->i) : NULL;
+  if (s) {
+    *out = *s;
+    return;
+  }
+  out->n = 1;
+  out->var = 0;
+  out->tag[0] = v->tag;
+}
+
+/* Set s's members as a new origin (sorted, without duplicates); -1 if too many. */
+static int members_of(const tagset *s, tagset *out) {
+  memset(out, 0, sizeof *out);
+  for (uint32_t i = 0; i < s->n; i++)
+    if (tagset_add(out, &s->tag[i])) return -1;
+  return 0;
+}
+
+int tensor_join_tags(tc_eng *e, const aval *a, const aval *b, aval *r) {
+  tagset s, t, u;
+  tagset_of_tensor(e, a, &s);
+  tagset_of_tensor(e, b, &t);
+  if (members_of(&s, &u)) return 0;
+  for (uint32_t i = 0; i < t.n; i++)
+    if (tagset_add(&u, &t.tag[i])) return 0;
+  r->tag = tagset_view(&u);
+  r->i = tagset_intern(e, &u);
+  return 1;
+}
+
+uint32_t tagset_remap(tc_eng *e, uint32_t id, const tc_tag *view, const tc_tag *to) {
+  const tagset *s = tagset_get(e, id);
+  if (!s) return 0;
+  tagset out = *s; /* positions kept: the same choice picks the same member */
+  for (uint32_t i = 0; i < out.n; i++) {
+    tc_tag *m = &out.tag[i];
+    if (to->backend != view->backend) m->backend = to->backend;
+    if (to->ordinal != view->ordinal) m->ordinal = to->ordinal;
+    if (to->autodiff != view->autodiff) m->autodiff = to->autodiff;
+    if (to->kind != view->kind) m->kind = to->kind;
+  }
+  return tagset_intern(e, &out);
+}
+
+/* ---- device fields ---- */
+
+int devset_field(const aval *v, uint32_t *set, int *k) {
+  if (v->k != AV_SYM || v->i >= 0) return 0;
+  int64_t x = -1 - v->i;
+  *set = (uint32_t)(x >> 2);
+  *k = (int)(x & 3);
+  return 1;
+}
+
+aval devset_value(uint32_t set, int k) { return av_make(AV_SYM, -1 - (((int64_t)set << 2) | k)); }
+
+static int32_t field_tagf(tc_eng *e, const aval *v, int k) {
+  if (v->k == AV_INT) {
+    if (k == 0) return tc_rules_backend_by_value(e->rules, v->i);
+    if (k == 2) return v->i != 0;
+    return v->i >= 0 && v->i < INT32_MAX ? (int32_t)v->i : TC_TAGF_UNKNOWN;
+  }
+  if (v->k == AV_NE && k == 2 && v->i == 0) return 1;
+  if (v->k == AV_SYM && v->i >= 0 && v->i < INT32_MAX / 2) return TC_TAGF_SYM(v->i);
+  return TC_TAGF_UNKNOWN;
+}
+
+static void set_field(tc_tag *t, int k, int32_t v) {
+  if (k == 0) t->backend = v;
+  if (k == 1) t->ordinal = v;
+  if (k == 2) t->autodiff = v;
+}
+
+int device_members(tc_eng *e, const aval fv[3], tagset *out) {
+  uint32_t set = 0;
+  memset(out, 0, sizeof *out);
+  int have = 0;
+  for (int k = 0; k < 3; k++) {
+    uint32_t s;
+    int fk;
+    if (!devset_field(&fv[k], &s, &fk)) continue;
+    if (fk != k || (have && s != set) || !tagset_get(e, s)) return 0;
+    set = s;
+    have = 1;
+  }
+  if (have) {
+    *out = *tagset_get(e, set);
+  } else {
+    out->n = 1;
+    out->tag[0] = tc_tag_unknown();
+  }
+  for (uint32_t i = 0; i < out->n; i++) { /* positions and origin kept */
+    tc_tag *m = &out->tag[i];
+    m->kind = TC_TAGF_UNKNOWN;
+    for (int k = 0; k < 3; k++) {
+      uint32_t s;
+      int fk;
+      if (!devset_field(&fv[k], &s, &fk)) set_field(m, k, field_tagf(e, &fv[k], k));
+    }
+  }
+  return 1;
+}
+
+int tagset_union(const tagset *a, const tagset *b, tagset *out) {
+  if (members_of(a, out)) return -1;
+  for (uint32_t i = 0; i < b->n; i++)
+    if (tagset_add(out, &b->tag[i])) return -1;
+  return 0;
+}
+
+const struct devtype *devtype_of_field(const tc_eng *e, uint32_t field, int *k) {
+  for (size_t i = 0; i < e->n_devtypes; i++) {
+    const struct devtype *d = &e->devtypes[i];
+    *k = field == d->f_backend ? 0 : field == d->f_ordinal ? 1 : field == d->f_autodiff ? 2 : -1;
+    if (*k >= 0) return d;
+  }
+  return NULL;
+}
+
+aval device_field_of_set(tc_eng *e, uint32_t set, int k, const prov *pv) {
+  const tagset *s = tagset_get(e, set);
+  int32_t f = 0;
+  for (uint32_t i = 0; s && i < s->n; i++) {
+    int32_t x = k == 0 ? s->tag[i].backend : k == 1 ? s->tag[i].ordinal : s->tag[i].autodiff;
+    if (i && x != f) {
+      aval v = devset_value(set, k);
+      v.prov = pv;
+      return v;
+    }
+    f = x;
+  }
+  if (!s || !TC_TAGF_KNOWN(f)) return av_top();
+  aval v = av_make(AV_INT, k == 0 && (size_t)f < e->rules->n_backends ? e->rules->backends[f].value
+                                                                        : f);
+  v.prov = pv;
+  return v;
+}
