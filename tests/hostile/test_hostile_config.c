@@ -444,6 +444,25 @@ static void test_rule_ids(void **state) {
     hx_assert_out_has(&r, "Fixed:");
     hx_result_free(&r);
   }
+  /* every rule's helpUri (docs/ci.md#ID) names a section that exists, ggml's rules included */
+  char *ci_md = hx_fmt("%s/../docs/ci.md", hx_corpus_dir());
+  char *doc = hx_read(ci_md, NULL);
+  assert_non_null(doc);
+  char *ggml_rules = hx_fmt("%s/../rules/ggml.json", hx_corpus_dir());
+  hx_tagcheck(&r, fx->dir, "--list-rules", "--rules", ggml_rules, NULL);
+  hx_assert_status(&r, 0);
+  for (char *line = r.out; line && *line;) {
+    char *sp = strchr(line, ' '), *nl = strchr(line, '\n');
+    if (!sp) break;
+    char *heading = hx_fmt("\n### %.*s\n", (int)(sp - line), line);
+    if (!strstr(doc, heading)) fail_msg("docs/ci.md has no section for %s", heading);
+    free(heading);
+    line = nl ? nl + 1 : NULL;
+  }
+  hx_result_free(&r);
+  free(ggml_rules);
+  free(doc);
+  free(ci_md);
   hx_tagcheck(&r, fx->dir, "--explain", "no-such-rule", NULL);
   hx_assert_status(&r, 2);
   hx_assert_err_has(&r, "no-such-rule");
