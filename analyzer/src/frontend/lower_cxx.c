@@ -441,6 +441,44 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   return 1;
 }
 
+/* ---- aggregates ---- */
+
+static enum CXChildVisitResult find_non_aggregate_member(CXCursor c, CXCursor parent,
+                                                         CXClientData data) {
+  (void)parent;
+  int *found = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  int non_public_field = k == CXCursor_FieldDecl &&
+                         clang_getCXXAccessSpecifier(c) != CX_CXXPublic;
+  int virtual_base = k == CXCursor_CXXBaseSpecifier && clang_isVirtualBase(c);
+  if (k == CXCursor_Constructor || non_public_field || virtual_base ||
+      (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(c))) {
+    *found = 1;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+int lw_is_class_with_constructors(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind != CXType_Record) return 0;
+  CXCursor decl = clang_getTypeDeclaration(c);
+  enum CXCursorKind k = clang_getCursorKind(decl);
+  if (k != CXCursor_ClassDecl && k != CXCursor_StructDecl && k != CXCursor_ClassTemplate &&
+      k != CXCursor_ClassTemplatePartialSpecialization)
+    return 0;
+  int found = 0;
+  CXCursor def = clang_getCursorDefinition(decl);
+  if (!clang_Cursor_isNull(def)) clang_visitChildren(def, find_non_aggregate_member, &found);
+  CXCursor pattern = clang_getSpecializedCursorTemplate(decl); /* an instantiation's members
+                                                                   are the pattern's */
+  if (!found && !clang_Cursor_isNull(pattern)) {
+    CXCursor pdef = clang_getCursorDefinition(pattern);
+    if (!clang_Cursor_isNull(pdef)) clang_visitChildren(pdef, find_non_aggregate_member, &found);
+  }
+  return found;
+}
+
 /* ---- new ---- */
 
 tc_opnd lw_new(lw_fn *fn, CXCursor e) {

@@ -296,6 +296,10 @@ void lw_field_defaults(lw_fn *fn, const lw_place *obj, const tc_sym *except, uin
 tc_sym lw_callee_name(lw_unit *u, CXCursor callee);
 /* Remembers a specialization a call names, to be lowered once the walk is done. */
 void lw_note_callee(lw_unit *u, CXCursor callee);
+/* Whether t is a C++ class that is no aggregate (declared constructors, non-public fields,
+   virtual functions or bases): an initializer list's element initializes it whole, through a
+   constructor, never by brace elision into its fields. */
+int lw_is_class_with_constructors(CXType t);
 /* Binds reference variable place dst (its own slot, not the referent) to init. */
 void lw_bind_reference(lw_fn *fn, const lw_place *dst, CXCursor init);
 
