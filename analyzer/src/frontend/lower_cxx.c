@@ -48,6 +48,7 @@ static tc_type pointer_to(lw_unit *u, tc_type t) {
 }
 
 static tc_opnd addr_of_place(const lw_place *p, tc_type ty);
+static tc_opnd overrider_of(lw_fn *fn, CXCursor method, tc_opnd obj);
 
 tc_opnd lw_this(lw_fn *fn) {
   if (fn->self) return addr_of_place(fn->self, pointer_to(fn->u, lw_type(fn->u, fn->self->type)));
@@ -325,6 +326,7 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
     CXCursor src = clang_Cursor_getArgument(e, 0); /* a member-wise copy: a copy of the value */
     if (dst) {
       lw_expr_into(fn, src, dst);
+      lw_store_overriders(fn, dst, e); /* a copy is of the class made (a slice's is its own) */
       return lw_opnd_path(&dst->path, lw_type(u, dst->type));
     }
     return lw_expr(fn, src, mode);
@@ -342,6 +344,7 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
     fn->self = &obj;
     lw_field_defaults(fn, &obj, NULL, 0);
     fn->self = saved;
+    lw_store_overriders(fn, &obj, e);
     return lw_opnd_path(&obj.path, lw_type(u, obj.type));
   }
   lw_note_callee(u, ctor);
@@ -354,6 +357,8 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
   in->n_args = (uint32_t)n_call + 1;
   in->args = args;
   in->in_macro = lw_in_macro(e);
+  lw_store_overriders(fn, &obj, e); /* the object is of the class made here, whichever
+                                       constructor (an inherited one) built it */
   return lw_opnd_path(&obj.path, lw_type(u, obj.type));
 }
 
@@ -416,11 +421,11 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
        static type's body as a guess */
     tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
     in->callee.indirect = 1;
-    in->callee.target = lw_opnd_unknown((tc_type){0});
+    in->callee.target = overrider_of(fn, ref, obj);
     in->n_args = n_args;
     in->args = args;
     in->in_macro = lw_in_macro(e);
-    u->stats.virtual_calls++;
+    if (in->callee.target.kind == TC_OPND_UNKNOWN) u->stats.virtual_calls++;
     *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
     if (clang_getCanonicalType(clang_getCursorType(e)).kind != CXType_Void) {
       in->has_dst = 1;
@@ -439,6 +444,92 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   }
   *result = emit_call(fn, e, ref, args, n_args, dst, mode);
   return 1;
+}
+
+/* ---- virtual members: each object's table of overriders ---- */
+
+/* The field of an object that holds the overrider of virtual member `method`: `@vfn:` and the
+   method's USR past its class ("forward#*1$@S@dt_tensor#1"), which a member and its overrides
+   share. 0 when the USR has no such part. */
+static tc_sym virtual_slot(lw_unit *u, CXCursor method) {
+  CXString usr = clang_getCursorUSR(method);
+  const char *s = clang_getCString(usr);
+  const char *last = NULL;
+  for (const char *f = s ? strstr(s, "@F@") : NULL; f; f = strstr(f + 1, "@F@")) last = f;
+  tc_sym slot = 0;
+  if (last) {
+    size_t n = strlen(last + 3) + 6;
+    char *name = lw_alloc(u, n);
+    if (name) {
+      snprintf(name, n, "@vfn:%s", last + 3);
+      slot = tc_intern(u->prog, name);
+    }
+  }
+  clang_disposeString(usr);
+  return slot;
+}
+
+/* Stores cls's overriders in obj (bases first: the class's own override them). The overrider
+   of a slot stays unknown (havoc) where it cannot be named for sure: a template
+   specialization's members (libclang lists only its pattern's, USRs of the pattern), and the
+   bases' members of a class with several bases (a member of two bases is one slot). */
+static void store_overriders(lw_fn *fn, const lw_place *obj, CXType cls, CXCursor at, int depth,
+                             int unknown_only) {
+  CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(cls));
+  CXCursor pattern = clang_getSpecializedCursorTemplate(decl);
+  if (!clang_Cursor_isNull(pattern)) {
+    decl = pattern;
+    unknown_only = 1;
+  }
+  CXCursor def = clang_getCursorDefinition(decl);
+  if (clang_Cursor_isNull(def) || depth > 16) return;
+  lw_unit *u = fn->u;
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(def, &ch);
+  uint32_t n_bases = 0;
+  for (uint32_t i = 0; i < ch.n; i++)
+    n_bases += clang_getCursorKind(ch.v[i]) == CXCursor_CXXBaseSpecifier;
+  for (uint32_t i = 0; i < ch.n; i++)
+    if (clang_getCursorKind(ch.v[i]) == CXCursor_CXXBaseSpecifier)
+      store_overriders(fn, obj, clang_getCursorType(ch.v[i]), at, depth + 1,
+                       unknown_only || n_bases > 1);
+  for (uint32_t i = 0; i < ch.n; i++) {
+    CXCursor m = ch.v[i];
+    if (clang_getCursorKind(m) != CXCursor_CXXMethod || !clang_CXXMethod_isVirtual(m)) continue;
+    tc_sym slot = virtual_slot(u, m);
+    if (!slot) continue;
+    int known = !unknown_only && !clang_CXXMethod_isPureVirtual(m);
+    tc_path dst = lw_path_extend(fn, &obj->path, (tc_elem){.kind = TC_ELEM_FIELD, .field = slot});
+    tc_type ft = pointer_to(u, lw_type(u, clang_getCursorType(m)));
+    tc_insn *in = lw_emit(fn, known ? TC_I_ASSIGN : TC_I_HAVOC, lw_loc(u, at));
+    in->has_dst = 1;
+    in->dst = dst;
+    in->dst_type = ft;
+    if (known) {
+      lw_note_callee(u, m);
+      in->a.kind = TC_OPND_FUNC;
+      in->a.sym = lw_decl_usr(u, m);
+      in->a.type = ft;
+    }
+  }
+  lw_cursors_free(&ch);
+}
+
+void lw_store_overriders(lw_fn *fn, const lw_place *obj, CXCursor at) {
+  if (lw_type_is_record(obj->type)) store_overriders(fn, obj, obj->type, at, 0, 0);
+}
+
+/* The overrider a virtual call `o->f(…)` runs: the slot of the object obj points to. */
+static tc_opnd overrider_of(lw_fn *fn, CXCursor method, tc_opnd obj) {
+  tc_sym slot = virtual_slot(fn->u, method);
+  tc_type ft = pointer_to(fn->u, lw_type(fn->u, clang_getCursorType(method)));
+  if (!slot || (obj.kind != TC_OPND_PATH && obj.kind != TC_OPND_ADDR))
+    return lw_opnd_unknown(ft);
+  tc_path p = obj.path;
+  if (obj.kind == TC_OPND_PATH) p = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_DEREF});
+  p = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_FIELD, .field = slot});
+  return lw_opnd_path(&p, ft);
 }
 
 /* ---- aggregates ---- */
