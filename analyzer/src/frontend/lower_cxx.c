@@ -49,6 +49,11 @@ static tc_type pointer_to(lw_unit *u, tc_type t) {
 
 static tc_opnd addr_of_place(const lw_place *p, tc_type ty);
 static tc_opnd overrider_of(lw_fn *fn, CXCursor method, tc_opnd obj);
+static CXCursor plain_call_operator(CXType t);
+static tc_opnd call_held_callable(lw_fn *fn, CXCursor e, tc_opnd obj, tc_opnd *args,
+                                  uint32_t n_args, const lw_place *dst);
+static enum CXChildVisitResult find_call_operator(CXCursor c, CXCursor parent, CXClientData d);
+static int callee_named(lw_unit *u, CXCursor callee, const char *name);
 
 tc_opnd lw_this(lw_fn *fn) {
   if (fn->self) return addr_of_place(fn->self, pointer_to(fn->u, lw_type(fn->u, fn->self->type)));
@@ -338,6 +343,27 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
     obj.path = lw_temp(fn);
     obj.type = clang_getCursorType(e);
   }
+  CXCursor op = n_call == 1 && callee_named(u, ctor, "std::function::function")
+                    ? plain_call_operator(clang_getCursorType(clang_Cursor_getArgument(e, 0)))
+                    : clang_getNullCursor();
+  if (!clang_Cursor_isNull(op)) { /* std::function made from a lambda or functor: it holds a
+                                     copy of the callable and calls its operator() */
+    lw_place held;
+    held.path = lw_path_extend(fn, &obj.path, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                        .field = tc_intern(u->prog, "@callable")});
+    held.type = clang_getCursorType(clang_Cursor_getArgument(e, 0));
+    lw_expr_into(fn, clang_Cursor_getArgument(e, 0), &held);
+    lw_note_callee(u, op);
+    tc_insn *in = lw_emit(fn, TC_I_ASSIGN, lw_loc(u, e));
+    in->has_dst = 1;
+    in->dst = lw_path_extend(fn, &obj.path, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                      .field = tc_intern(u->prog, "@call")});
+    in->dst_type = pointer_to(u, lw_type(u, clang_getCursorType(op)));
+    in->a.kind = TC_OPND_FUNC;
+    in->a.sym = lw_decl_usr(u, op);
+    in->a.type = in->dst_type;
+    return lw_opnd_path(&obj.path, lw_type(u, obj.type));
+  }
   if (defaulted && n_call == 0) { /* = default / implicit: the in-class initializers, whose
                                      `this` is the object made here */
     const lw_place *saved = fn->self;
@@ -416,6 +442,10 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   tc_opnd *args = n_args ? lw_alloc(u, n_args * sizeof *args) : NULL;
   if (has_obj) args[0] = obj;
   lower_args(fn, e, ref, first, args, (uint32_t)has_obj);
+  if (is_method && has_obj && callee_named(u, ref, "std::function::operator()")) {
+    *result = call_held_callable(fn, e, obj, args, n_args, dst);
+    return 1;
+  }
   if (is_method && clang_Cursor_isDynamicCall(e)) {
     /* a virtual call: the override that runs is not known here — an unknown callee, never the
        static type's body as a guess */
@@ -444,6 +474,65 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   }
   *result = emit_call(fn, e, ref, args, n_args, dst, mode);
   return 1;
+}
+
+/* ---- std::function ---- */
+
+static int callee_named(lw_unit *u, CXCursor callee, const char *name) {
+  return strcmp(tc_str(u->prog, lw_callee_name(u, callee)), name) == 0;
+}
+
+/* The operator() of a lambda's closure or a functor class of the program, when std::function
+   can call it as the IR calls it: not a template, no reference parameter or result (a
+   std::function passes its arguments by value). A null cursor otherwise. */
+static CXCursor plain_call_operator(CXType t) {
+  CXCursor op = clang_getNullCursor();
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind != CXType_Record) return op;
+  clang_visitChildren(clang_getTypeDeclaration(c), find_call_operator, &op);
+  if (clang_Cursor_isNull(op) || clang_Location_isInSystemHeader(clang_getCursorLocation(op)))
+    return clang_getNullCursor();
+  CXType ft = clang_getCursorType(op);
+  if (lw_type_is_reference(clang_getResultType(ft))) return clang_getNullCursor();
+  int n = clang_Cursor_getNumArguments(op);
+  if (n < 0) return clang_getNullCursor();
+  for (int i = 0; i < n; i++)
+    if (lw_type_is_reference(clang_getCursorType(clang_Cursor_getArgument(op, (unsigned)i))))
+      return clang_getNullCursor();
+  return op;
+}
+
+/* A call of std::function::operator() on obj (a pointer to the std::function): an indirect
+   call of the operator() it holds (unknown unless it was made from a callable in view), with
+   the held callable as `this`. */
+static tc_opnd call_held_callable(lw_fn *fn, CXCursor e, tc_opnd obj, tc_opnd *args,
+                                  uint32_t n_args, const lw_place *dst) {
+  lw_unit *u = fn->u;
+  tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
+  in->callee.indirect = 1;
+  in->callee.target = lw_opnd_unknown((tc_type){0});
+  if (obj.kind == TC_OPND_PATH || obj.kind == TC_OPND_ADDR) {
+    tc_path p = obj.path;
+    if (obj.kind == TC_OPND_PATH) p = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_DEREF});
+    tc_path call = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                    .field = tc_intern(u->prog, "@call")});
+    tc_path held = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                    .field = tc_intern(u->prog, "@callable")});
+    in->callee.target = lw_opnd_path(&call, (tc_type){0});
+    args[0] = addr_of_place(&(lw_place){.path = held, .type = clang_getCursorType(e)},
+                            args[0].type);
+  }
+  in->n_args = n_args;
+  in->args = args;
+  in->in_macro = lw_in_macro(e);
+  tc_opnd result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
+  if (clang_getCanonicalType(clang_getCursorType(e)).kind != CXType_Void) {
+    in->has_dst = 1;
+    in->dst = dst ? dst->path : lw_temp(fn);
+    in->dst_type = lw_type(u, dst ? dst->type : clang_getCursorType(e));
+    result = lw_opnd_path(&in->dst, in->dst_type);
+  }
+  return result;
 }
 
 /* ---- virtual members: each object's table of overriders ---- */
