@@ -50,6 +50,9 @@ static tc_type pointer_to(lw_unit *u, tc_type t) {
 static tc_opnd addr_of_place(const lw_place *p, tc_type ty);
 static tc_opnd overrider_of(lw_fn *fn, CXCursor method, tc_opnd obj);
 static CXCursor plain_call_operator(CXType t);
+static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner,
+                            const tc_opnd *args, uint32_t n_args, const lw_place *dst,
+                            tc_opnd *result);
 static tc_opnd call_held_callable(lw_fn *fn, CXCursor e, tc_opnd obj, tc_opnd *args,
                                   uint32_t n_args, const lw_place *dst);
 static enum CXChildVisitResult find_call_operator(CXCursor c, CXCursor parent, CXClientData d);
@@ -377,6 +380,9 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
   tc_opnd *args = lw_alloc(u, (size_t)(n_call + 1) * sizeof *args);
   args[0] = addr_of_place(&obj, pointer_to(u, lw_type(u, obj.type)));
   lower_args(fn, e, ctor, 0, args, 1);
+  tc_opnd modelled;
+  if (unique_ptr_model(fn, e, ctor, obj.type, args, (uint32_t)n_call + 1, NULL, &modelled))
+    return lw_opnd_path(&obj.path, lw_type(u, obj.type));
   tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
   in->callee.name = lw_callee_name(u, ctor);
   in->callee.usr = lw_decl_usr(u, ctor);
@@ -442,6 +448,10 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   tc_opnd *args = n_args ? lw_alloc(u, n_args * sizeof *args) : NULL;
   if (has_obj) args[0] = obj;
   lower_args(fn, e, ref, first, args, (uint32_t)has_obj);
+  if (is_method && has_obj &&
+      unique_ptr_model(fn, e, ref, clang_getCursorType(clang_getCursorSemanticParent(ref)), args,
+                       n_args, dst, result))
+    return 1;
   if (is_method && has_obj && callee_named(u, ref, "std::function::operator()")) {
     *result = call_held_callable(fn, e, obj, args, n_args, dst);
     return 1;
@@ -474,6 +484,92 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   }
   *result = emit_call(fn, e, ref, args, n_args, dst, mode);
   return 1;
+}
+
+/* ---- std::unique_ptr ---- */
+
+/* The field `@ptr` of the unique_ptr that operand p points to (0: p is no place). */
+static int held_pointer(lw_fn *fn, tc_opnd p, tc_path *out) {
+  if (p.kind != TC_OPND_PATH && p.kind != TC_OPND_ADDR) return 0;
+  tc_path q = p.path;
+  if (p.kind == TC_OPND_PATH) q = lw_path_extend(fn, &q, (tc_elem){.kind = TC_ELEM_DEREF});
+  *out = lw_path_extend(fn, &q, (tc_elem){.kind = TC_ELEM_FIELD,
+                                          .field = tc_intern(fn->u->prog, "@ptr")});
+  return 1;
+}
+
+static void store_held(lw_fn *fn, const tc_path *dst, tc_type ty, tc_opnd v, CXCursor at) {
+  tc_insn *in = lw_emit(fn, v.kind == TC_OPND_UNKNOWN ? TC_I_HAVOC : TC_I_ASSIGN,
+                        lw_loc(fn->u, at));
+  in->has_dst = 1;
+  in->dst = *dst;
+  in->dst_type = ty;
+  if (v.kind != TC_OPND_UNKNOWN) in->a = v;
+}
+
+/* Parameter i of callee: 'p' a raw pointer, 'u' a unique_ptr by reference (moved from), 'n'
+   std::nullptr_t, 0 anything else. */
+static int param_class(CXCursor callee, int i) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(callee,
+                                                                                 (unsigned)i)));
+  if (t.kind == CXType_NullPtr) return 'n';
+  if (t.kind == CXType_Pointer) return 'p';
+  if (t.kind == CXType_RValueReference) return 'u';
+  return 0;
+}
+
+/* What the standard library's unique_ptr does, in the IR: it holds one pointer, field `@ptr`
+   (made, reset, moved from another — which is left NULL —, read by get() and operator->).
+   Its other members are rules/cxx.json's (they write the object: unknown). 1 when modelled. */
+static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner,
+                            const tc_opnd *args, uint32_t n_args, const lw_place *dst,
+                            tc_opnd *result) {
+  lw_unit *u = fn->u;
+  const char *name = tc_str(u->prog, lw_callee_name(u, callee));
+  const char *prefix = "std::unique_ptr::";
+  if (strncmp(name, prefix, strlen(prefix)) != 0 || n_args == 0) return 0;
+  const char *member = name + strlen(prefix);
+  CXType pointee = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(owner), 0);
+  if (pointee.kind == CXType_Invalid) return 0;
+  tc_type ty = pointer_to(u, lw_type(u, pointee));
+  tc_path held;
+  if (!held_pointer(fn, args[0], &held)) return 0;
+  tc_opnd null = {0};
+  null.kind = TC_OPND_NULL;
+  null.type = ty;
+  int set = strcmp(member, "unique_ptr") == 0 || strcmp(member, "reset") == 0 ||
+            strcmp(member, "operator=") == 0;
+  if (set) {
+    int k = n_args == 1 ? 'n' : param_class(callee, 0);
+    if (n_args == 1 && strcmp(member, "operator=") == 0) return 0;
+    if (k == 'n') {
+      store_held(fn, &held, ty, null, e);
+    } else if (k == 'p' && strcmp(member, "operator=") != 0) {
+      store_held(fn, &held, ty, args[1], e);
+    } else if (k == 'u' && strcmp(member, "reset") != 0) {
+      tc_path from;
+      if (!held_pointer(fn, args[1], &from)) return 0;
+      tc_path t = lw_temp(fn); /* p = std::move(p) keeps p's pointer */
+      store_held(fn, &t, ty, lw_opnd_path(&from, ty), e);
+      store_held(fn, &from, ty, null, e);
+      store_held(fn, &held, ty, lw_opnd_path(&t, ty), e);
+    } else {
+      return 0;
+    }
+    *result = args[0];
+    if (strcmp(member, "unique_ptr") == 0 || strcmp(member, "reset") == 0)
+      *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
+    return 1;
+  }
+  if (strcmp(member, "get") == 0 || strcmp(member, "operator->") == 0) {
+    *result = lw_opnd_path(&held, ty);
+    if (dst) {
+      lw_assign(fn, &dst->path, dst->type, *result, lw_loc(u, e));
+      *result = lw_opnd_path(&dst->path, lw_type(u, dst->type));
+    }
+    return 1;
+  }
+  return 0;
 }
 
 /* ---- std::function ---- */
