@@ -724,8 +724,9 @@ static enum CXChildVisitResult find_non_aggregate_member(CXCursor c, CXCursor pa
   (void)parent;
   int *found = data;
   enum CXCursorKind k = clang_getCursorKind(c);
+  enum CX_CXXAccessSpecifier access = clang_getCXXAccessSpecifier(c); /* C: invalid */
   int non_public_field = k == CXCursor_FieldDecl &&
-                         clang_getCXXAccessSpecifier(c) != CX_CXXPublic;
+                         (access == CX_CXXPrivate || access == CX_CXXProtected);
   int virtual_base = k == CXCursor_CXXBaseSpecifier && clang_isVirtualBase(c);
   if (k == CXCursor_Constructor || non_public_field || virtual_base ||
       (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(c))) {
