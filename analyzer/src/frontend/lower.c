@@ -213,7 +213,14 @@ void lw_lower_body(lw_unit *u, CXCursor c, CXCursor body, const tc_type *this_ty
   }
   lw_cursors_free(&pattern_params);
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_Constructor && this_type) constructor_inits(fn, c);
+  if (k == CXCursor_Constructor && this_type) {
+    constructor_inits(fn, c);
+    lw_place self; /* from here on the object is of this constructor's class */
+    tc_opnd t = lw_this(fn);
+    self.path = lw_path_extend(fn, &t.path, (tc_elem){.kind = TC_ELEM_DEREF});
+    self.type = clang_getCursorType(clang_getCursorSemanticParent(c));
+    lw_store_overriders(fn, &self, c);
+  }
   lw_stmt(fn, body);
   if (fn->depth == 0 && lw_too_deep(fn)) u->stats.truncated++;
   tc_function f;

@@ -48,6 +48,15 @@ static tc_type pointer_to(lw_unit *u, tc_type t) {
 }
 
 static tc_opnd addr_of_place(const lw_place *p, tc_type ty);
+static tc_opnd overrider_of(lw_fn *fn, CXCursor method, tc_opnd obj);
+static CXCursor plain_call_operator(CXType t);
+static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner,
+                            const tc_opnd *args, uint32_t n_args, const lw_place *dst,
+                            tc_opnd *result);
+static tc_opnd call_held_callable(lw_fn *fn, CXCursor e, tc_opnd obj, tc_opnd *args,
+                                  uint32_t n_args, const lw_place *dst);
+static enum CXChildVisitResult find_call_operator(CXCursor c, CXCursor parent, CXClientData d);
+static int callee_named(lw_unit *u, CXCursor callee, const char *name);
 
 tc_opnd lw_this(lw_fn *fn) {
   if (fn->self) return addr_of_place(fn->self, pointer_to(fn->u, lw_type(fn->u, fn->self->type)));
@@ -325,6 +334,7 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
     CXCursor src = clang_Cursor_getArgument(e, 0); /* a member-wise copy: a copy of the value */
     if (dst) {
       lw_expr_into(fn, src, dst);
+      lw_store_overriders(fn, dst, e); /* a copy is of the class made (a slice's is its own) */
       return lw_opnd_path(&dst->path, lw_type(u, dst->type));
     }
     return lw_expr(fn, src, mode);
@@ -336,24 +346,51 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
     obj.path = lw_temp(fn);
     obj.type = clang_getCursorType(e);
   }
+  CXCursor op = n_call == 1 && callee_named(u, ctor, "std::function::function")
+                    ? plain_call_operator(clang_getCursorType(clang_Cursor_getArgument(e, 0)))
+                    : clang_getNullCursor();
+  if (!clang_Cursor_isNull(op)) { /* std::function made from a lambda or functor: it holds a
+                                     copy of the callable and calls its operator() */
+    lw_place held;
+    held.path = lw_path_extend(fn, &obj.path, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                        .field = tc_intern(u->prog, "@callable")});
+    held.type = clang_getCursorType(clang_Cursor_getArgument(e, 0));
+    lw_expr_into(fn, clang_Cursor_getArgument(e, 0), &held);
+    lw_note_callee(u, op);
+    tc_insn *in = lw_emit(fn, TC_I_ASSIGN, lw_loc(u, e));
+    in->has_dst = 1;
+    in->dst = lw_path_extend(fn, &obj.path, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                      .field = tc_intern(u->prog, "@call")});
+    in->dst_type = pointer_to(u, lw_type(u, clang_getCursorType(op)));
+    in->a.kind = TC_OPND_FUNC;
+    in->a.sym = lw_decl_usr(u, op);
+    in->a.type = in->dst_type;
+    return lw_opnd_path(&obj.path, lw_type(u, obj.type));
+  }
   if (defaulted && n_call == 0) { /* = default / implicit: the in-class initializers, whose
                                      `this` is the object made here */
     const lw_place *saved = fn->self;
     fn->self = &obj;
     lw_field_defaults(fn, &obj, NULL, 0);
     fn->self = saved;
+    lw_store_overriders(fn, &obj, e);
     return lw_opnd_path(&obj.path, lw_type(u, obj.type));
   }
   lw_note_callee(u, ctor);
   tc_opnd *args = lw_alloc(u, (size_t)(n_call + 1) * sizeof *args);
   args[0] = addr_of_place(&obj, pointer_to(u, lw_type(u, obj.type)));
   lower_args(fn, e, ctor, 0, args, 1);
+  tc_opnd modelled;
+  if (unique_ptr_model(fn, e, ctor, obj.type, args, (uint32_t)n_call + 1, NULL, &modelled))
+    return lw_opnd_path(&obj.path, lw_type(u, obj.type));
   tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
   in->callee.name = lw_callee_name(u, ctor);
   in->callee.usr = lw_decl_usr(u, ctor);
   in->n_args = (uint32_t)n_call + 1;
   in->args = args;
   in->in_macro = lw_in_macro(e);
+  lw_store_overriders(fn, &obj, e); /* the object is of the class made here, whichever
+                                       constructor (an inherited one) built it */
   return lw_opnd_path(&obj.path, lw_type(u, obj.type));
 }
 
@@ -411,16 +448,24 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   tc_opnd *args = n_args ? lw_alloc(u, n_args * sizeof *args) : NULL;
   if (has_obj) args[0] = obj;
   lower_args(fn, e, ref, first, args, (uint32_t)has_obj);
+  if (is_method && has_obj &&
+      unique_ptr_model(fn, e, ref, clang_getCursorType(clang_getCursorSemanticParent(ref)), args,
+                       n_args, dst, result))
+    return 1;
+  if (is_method && has_obj && callee_named(u, ref, "std::function::operator()")) {
+    *result = call_held_callable(fn, e, obj, args, n_args, dst);
+    return 1;
+  }
   if (is_method && clang_Cursor_isDynamicCall(e)) {
     /* a virtual call: the override that runs is not known here — an unknown callee, never the
        static type's body as a guess */
     tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
     in->callee.indirect = 1;
-    in->callee.target = lw_opnd_unknown((tc_type){0});
+    in->callee.target = overrider_of(fn, ref, obj);
     in->n_args = n_args;
     in->args = args;
     in->in_macro = lw_in_macro(e);
-    u->stats.virtual_calls++;
+    if (in->callee.target.kind == TC_OPND_UNKNOWN) u->stats.virtual_calls++;
     *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
     if (clang_getCanonicalType(clang_getCursorType(e)).kind != CXType_Void) {
       in->has_dst = 1;
@@ -439,6 +484,276 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   }
   *result = emit_call(fn, e, ref, args, n_args, dst, mode);
   return 1;
+}
+
+/* ---- std::unique_ptr ---- */
+
+/* The field `@ptr` of the unique_ptr that operand p points to (0: p is no place). */
+static int held_pointer(lw_fn *fn, tc_opnd p, tc_path *out) {
+  if (p.kind != TC_OPND_PATH && p.kind != TC_OPND_ADDR) return 0;
+  tc_path q = p.path;
+  if (p.kind == TC_OPND_PATH) q = lw_path_extend(fn, &q, (tc_elem){.kind = TC_ELEM_DEREF});
+  *out = lw_path_extend(fn, &q, (tc_elem){.kind = TC_ELEM_FIELD,
+                                          .field = tc_intern(fn->u->prog, "@ptr")});
+  return 1;
+}
+
+static void store_held(lw_fn *fn, const tc_path *dst, tc_type ty, tc_opnd v, CXCursor at) {
+  tc_insn *in = lw_emit(fn, v.kind == TC_OPND_UNKNOWN ? TC_I_HAVOC : TC_I_ASSIGN,
+                        lw_loc(fn->u, at));
+  in->has_dst = 1;
+  in->dst = *dst;
+  in->dst_type = ty;
+  if (v.kind != TC_OPND_UNKNOWN) in->a = v;
+}
+
+/* Parameter i of callee: 'p' a raw pointer, 'u' a unique_ptr by reference (moved from), 'n'
+   std::nullptr_t, 0 anything else. */
+static int param_class(CXCursor callee, int i) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(callee,
+                                                                                 (unsigned)i)));
+  if (t.kind == CXType_NullPtr) return 'n';
+  if (t.kind == CXType_Pointer) return 'p';
+  if (t.kind == CXType_RValueReference) return 'u';
+  return 0;
+}
+
+/* What the standard library's unique_ptr does, in the IR: it holds one pointer, field `@ptr`
+   (made, reset, moved from another — which is left NULL —, read by get() and operator->).
+   Its other members are rules/cxx.json's (they write the object: unknown). 1 when modelled. */
+static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner,
+                            const tc_opnd *args, uint32_t n_args, const lw_place *dst,
+                            tc_opnd *result) {
+  lw_unit *u = fn->u;
+  const char *name = tc_str(u->prog, lw_callee_name(u, callee));
+  const char *prefix = "std::unique_ptr::";
+  if (strncmp(name, prefix, strlen(prefix)) != 0 || n_args == 0) return 0;
+  const char *member = name + strlen(prefix);
+  CXType pointee = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(owner), 0);
+  if (pointee.kind == CXType_Invalid) return 0;
+  tc_type ty = pointer_to(u, lw_type(u, pointee));
+  tc_path held;
+  if (!held_pointer(fn, args[0], &held)) return 0;
+  tc_opnd null = {0};
+  null.kind = TC_OPND_NULL;
+  null.type = ty;
+  int set = strcmp(member, "unique_ptr") == 0 || strcmp(member, "reset") == 0 ||
+            strcmp(member, "operator=") == 0;
+  if (set) {
+    int k = n_args == 1 ? 'n' : param_class(callee, 0);
+    if (n_args == 1 && strcmp(member, "operator=") == 0) return 0;
+    if (k == 'n') {
+      store_held(fn, &held, ty, null, e);
+    } else if (k == 'p' && strcmp(member, "operator=") != 0) {
+      store_held(fn, &held, ty, args[1], e);
+    } else if (k == 'u' && strcmp(member, "reset") != 0) {
+      tc_path from;
+      if (!held_pointer(fn, args[1], &from)) return 0;
+      tc_path t = lw_temp(fn); /* p = std::move(p) keeps p's pointer */
+      store_held(fn, &t, ty, lw_opnd_path(&from, ty), e);
+      store_held(fn, &from, ty, null, e);
+      store_held(fn, &held, ty, lw_opnd_path(&t, ty), e);
+    } else {
+      return 0;
+    }
+    *result = args[0];
+    if (strcmp(member, "unique_ptr") == 0 || strcmp(member, "reset") == 0)
+      *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
+    return 1;
+  }
+  if (strcmp(member, "get") == 0 || strcmp(member, "operator->") == 0) {
+    *result = lw_opnd_path(&held, ty);
+    if (dst) {
+      lw_assign(fn, &dst->path, dst->type, *result, lw_loc(u, e));
+      *result = lw_opnd_path(&dst->path, lw_type(u, dst->type));
+    }
+    return 1;
+  }
+  return 0;
+}
+
+/* ---- std::function ---- */
+
+static int callee_named(lw_unit *u, CXCursor callee, const char *name) {
+  return strcmp(tc_str(u->prog, lw_callee_name(u, callee)), name) == 0;
+}
+
+/* The operator() of a lambda's closure or a functor class of the program, when std::function
+   can call it as the IR calls it: not a template, no reference parameter or result (a
+   std::function passes its arguments by value). A null cursor otherwise. */
+static CXCursor plain_call_operator(CXType t) {
+  CXCursor op = clang_getNullCursor();
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind != CXType_Record) return op;
+  clang_visitChildren(clang_getTypeDeclaration(c), find_call_operator, &op);
+  if (clang_Cursor_isNull(op) || clang_Location_isInSystemHeader(clang_getCursorLocation(op)))
+    return clang_getNullCursor();
+  CXType ft = clang_getCursorType(op);
+  if (lw_type_is_reference(clang_getResultType(ft))) return clang_getNullCursor();
+  int n = clang_Cursor_getNumArguments(op);
+  if (n < 0) return clang_getNullCursor();
+  for (int i = 0; i < n; i++)
+    if (lw_type_is_reference(clang_getCursorType(clang_Cursor_getArgument(op, (unsigned)i))))
+      return clang_getNullCursor();
+  return op;
+}
+
+/* A call of std::function::operator() on obj (a pointer to the std::function): an indirect
+   call of the operator() it holds (unknown unless it was made from a callable in view), with
+   the held callable as `this`. */
+static tc_opnd call_held_callable(lw_fn *fn, CXCursor e, tc_opnd obj, tc_opnd *args,
+                                  uint32_t n_args, const lw_place *dst) {
+  lw_unit *u = fn->u;
+  tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
+  in->callee.indirect = 1;
+  in->callee.target = lw_opnd_unknown((tc_type){0});
+  if (obj.kind == TC_OPND_PATH || obj.kind == TC_OPND_ADDR) {
+    tc_path p = obj.path;
+    if (obj.kind == TC_OPND_PATH) p = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_DEREF});
+    tc_path call = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                    .field = tc_intern(u->prog, "@call")});
+    tc_path held = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                    .field = tc_intern(u->prog, "@callable")});
+    in->callee.target = lw_opnd_path(&call, (tc_type){0});
+    args[0] = addr_of_place(&(lw_place){.path = held, .type = clang_getCursorType(e)},
+                            args[0].type);
+  }
+  in->n_args = n_args;
+  in->args = args;
+  in->in_macro = lw_in_macro(e);
+  tc_opnd result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
+  if (clang_getCanonicalType(clang_getCursorType(e)).kind != CXType_Void) {
+    in->has_dst = 1;
+    in->dst = dst ? dst->path : lw_temp(fn);
+    in->dst_type = lw_type(u, dst ? dst->type : clang_getCursorType(e));
+    result = lw_opnd_path(&in->dst, in->dst_type);
+  }
+  return result;
+}
+
+/* ---- virtual members: each object's table of overriders ---- */
+
+/* The field of an object that holds the overrider of virtual member `method`: `@vfn:` and the
+   method's USR past its class ("forward#*1$@S@dt_tensor#1"), which a member and its overrides
+   share. 0 when the USR has no such part. */
+static tc_sym virtual_slot(lw_unit *u, CXCursor method) {
+  CXString usr = clang_getCursorUSR(method);
+  const char *s = clang_getCString(usr);
+  const char *last = NULL;
+  for (const char *f = s ? strstr(s, "@F@") : NULL; f; f = strstr(f + 1, "@F@")) last = f;
+  tc_sym slot = 0;
+  if (last) {
+    size_t n = strlen(last + 3) + 6;
+    char *name = lw_alloc(u, n);
+    if (name) {
+      snprintf(name, n, "@vfn:%s", last + 3);
+      slot = tc_intern(u->prog, name);
+    }
+  }
+  clang_disposeString(usr);
+  return slot;
+}
+
+/* Stores cls's overriders in obj (bases first: the class's own override them). The overrider
+   of a slot stays unknown (havoc) where it cannot be named for sure: a template
+   specialization's members (libclang lists only its pattern's, USRs of the pattern), and the
+   bases' members of a class with several bases (a member of two bases is one slot). */
+static void store_overriders(lw_fn *fn, const lw_place *obj, CXType cls, CXCursor at, int depth,
+                             int unknown_only) {
+  CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(cls));
+  CXCursor pattern = clang_getSpecializedCursorTemplate(decl);
+  if (!clang_Cursor_isNull(pattern)) {
+    decl = pattern;
+    unknown_only = 1;
+  }
+  CXCursor def = clang_getCursorDefinition(decl);
+  if (clang_Cursor_isNull(def) || depth > 16) return;
+  lw_unit *u = fn->u;
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(def, &ch);
+  uint32_t n_bases = 0;
+  for (uint32_t i = 0; i < ch.n; i++)
+    n_bases += clang_getCursorKind(ch.v[i]) == CXCursor_CXXBaseSpecifier;
+  for (uint32_t i = 0; i < ch.n; i++)
+    if (clang_getCursorKind(ch.v[i]) == CXCursor_CXXBaseSpecifier)
+      store_overriders(fn, obj, clang_getCursorType(ch.v[i]), at, depth + 1,
+                       unknown_only || n_bases > 1);
+  for (uint32_t i = 0; i < ch.n; i++) {
+    CXCursor m = ch.v[i];
+    if (clang_getCursorKind(m) != CXCursor_CXXMethod || !clang_CXXMethod_isVirtual(m)) continue;
+    tc_sym slot = virtual_slot(u, m);
+    if (!slot) continue;
+    int known = !unknown_only && !clang_CXXMethod_isPureVirtual(m);
+    tc_path dst = lw_path_extend(fn, &obj->path, (tc_elem){.kind = TC_ELEM_FIELD, .field = slot});
+    tc_type ft = pointer_to(u, lw_type(u, clang_getCursorType(m)));
+    tc_insn *in = lw_emit(fn, known ? TC_I_ASSIGN : TC_I_HAVOC, lw_loc(u, at));
+    in->has_dst = 1;
+    in->dst = dst;
+    in->dst_type = ft;
+    if (known) {
+      lw_note_callee(u, m);
+      in->a.kind = TC_OPND_FUNC;
+      in->a.sym = lw_decl_usr(u, m);
+      in->a.type = ft;
+    }
+  }
+  lw_cursors_free(&ch);
+}
+
+void lw_store_overriders(lw_fn *fn, const lw_place *obj, CXCursor at) {
+  if (lw_type_is_record(obj->type)) store_overriders(fn, obj, obj->type, at, 0, 0);
+}
+
+/* The overrider a virtual call `o->f(…)` runs: the slot of the object obj points to. */
+static tc_opnd overrider_of(lw_fn *fn, CXCursor method, tc_opnd obj) {
+  tc_sym slot = virtual_slot(fn->u, method);
+  tc_type ft = pointer_to(fn->u, lw_type(fn->u, clang_getCursorType(method)));
+  if (!slot || (obj.kind != TC_OPND_PATH && obj.kind != TC_OPND_ADDR))
+    return lw_opnd_unknown(ft);
+  tc_path p = obj.path;
+  if (obj.kind == TC_OPND_PATH) p = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_DEREF});
+  p = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_FIELD, .field = slot});
+  return lw_opnd_path(&p, ft);
+}
+
+/* ---- aggregates ---- */
+
+static enum CXChildVisitResult find_non_aggregate_member(CXCursor c, CXCursor parent,
+                                                         CXClientData data) {
+  (void)parent;
+  int *found = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  enum CX_CXXAccessSpecifier access = clang_getCXXAccessSpecifier(c); /* C: invalid */
+  int non_public_field = k == CXCursor_FieldDecl &&
+                         (access == CX_CXXPrivate || access == CX_CXXProtected);
+  int virtual_base = k == CXCursor_CXXBaseSpecifier && clang_isVirtualBase(c);
+  if (k == CXCursor_Constructor || non_public_field || virtual_base ||
+      (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(c))) {
+    *found = 1;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+int lw_is_class_with_constructors(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind != CXType_Record) return 0;
+  CXCursor decl = clang_getTypeDeclaration(c);
+  enum CXCursorKind k = clang_getCursorKind(decl);
+  if (k != CXCursor_ClassDecl && k != CXCursor_StructDecl && k != CXCursor_ClassTemplate &&
+      k != CXCursor_ClassTemplatePartialSpecialization)
+    return 0;
+  int found = 0;
+  CXCursor def = clang_getCursorDefinition(decl);
+  if (!clang_Cursor_isNull(def)) clang_visitChildren(def, find_non_aggregate_member, &found);
+  CXCursor pattern = clang_getSpecializedCursorTemplate(decl); /* an instantiation's members
+                                                                   are the pattern's */
+  if (!found && !clang_Cursor_isNull(pattern)) {
+    CXCursor pdef = clang_getCursorDefinition(pattern);
+    if (!clang_Cursor_isNull(pdef)) clang_visitChildren(pdef, find_non_aggregate_member, &found);
+  }
+  return found;
 }
 
 /* ---- new ---- */

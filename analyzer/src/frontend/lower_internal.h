@@ -296,6 +296,13 @@ void lw_field_defaults(lw_fn *fn, const lw_place *obj, const tc_sym *except, uin
 tc_sym lw_callee_name(lw_unit *u, CXCursor callee);
 /* Remembers a specialization a call names, to be lowered once the walk is done. */
 void lw_note_callee(lw_unit *u, CXCursor callee);
+/* Stores, in the object at obj, the overrider of each virtual member of its class (bases
+   first): the field `@vfn:NAME` a virtual call through a pointer or reference calls. */
+void lw_store_overriders(lw_fn *fn, const lw_place *obj, CXCursor at);
+/* Whether t is a C++ class that is no aggregate (declared constructors, non-public fields,
+   virtual functions or bases): an initializer list's element initializes it whole, through a
+   constructor, never by brace elision into its fields. */
+int lw_is_class_with_constructors(CXType t);
 /* Binds reference variable place dst (its own slot, not the referent) to init. */
 void lw_bind_reference(lw_fn *fn, const lw_place *dst, CXCursor init);
 
