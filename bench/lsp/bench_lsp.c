@@ -111,6 +111,23 @@ static double cli_baseline(const char *dir, const char *file) {
   return summarize(t, CLI_RUNS).median;
 }
 
+/* Version v of the document: didOpen with its text for v 0, else a full-text didChange. */
+static void send_version(lsp_client *c, const char *uri, int v, const char *text) {
+  cJSON *p = cJSON_CreateObject();
+  cJSON *td = cJSON_AddObjectToObject(p, "textDocument");
+  cJSON_AddStringToObject(td, "uri", uri);
+  cJSON_AddNumberToObject(td, "version", v);
+  if (v == 0) {
+    cJSON_AddStringToObject(td, "languageId", "c");
+    cJSON_AddStringToObject(td, "text", text);
+  } else {
+    cJSON *ch = cJSON_CreateObject();
+    cJSON_AddStringToObject(ch, "text", text);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(p, "contentChanges"), ch);
+  }
+  lsp_client_notify(c, v == 0 ? "textDocument/didOpen" : "textDocument/didChange", p);
+}
+
 /* Edit -> publishDiagnostics latencies with the given debounce; returns 0 or -1. */
 static int measure(const char *uri, int debounce_ms, double *lat, int *lines, const char *cwd) {
   lsp_client c;
@@ -123,21 +140,9 @@ static int measure(const char *uri, int debounce_ms, double *lat, int *lines, co
   lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}");
   for (int v = 0; v <= EDITS; v++) {
     char *text = make_source(v % 2, v, lines);
-    cJSON *p = cJSON_CreateObject();
-    cJSON *td = cJSON_AddObjectToObject(p, "textDocument");
-    cJSON_AddStringToObject(td, "uri", uri);
-    cJSON_AddNumberToObject(td, "version", v);
-    if (v == 0) {
-      cJSON_AddStringToObject(td, "languageId", "c");
-      cJSON_AddStringToObject(td, "text", text);
-    } else {
-      cJSON *ch = cJSON_CreateObject();
-      cJSON_AddStringToObject(ch, "text", text);
-      cJSON_AddItemToArray(cJSON_AddArrayToObject(p, "contentChanges"), ch);
-    }
-    free(text);
     double t0 = lsp_client_now_ms();
-    lsp_client_notify(&c, v == 0 ? "textDocument/didOpen" : "textDocument/didChange", p);
+    send_version(&c, uri, v, text);
+    free(text);
     for (;;) {
       const cJSON *m = lsp_client_notification(&c, "textDocument/publishDiagnostics", uri, 30000);
       if (!m) goto done;
@@ -202,21 +207,9 @@ static int measure_project(const char *dir, const char *file, int code_edit, dou
     char *edited = malloc(len + 64);
     if (code_edit) snprintf(edited, len + 64, "%sint bench_edit_%d(void) { return %d; }\n", text, v, v);
     else snprintf(edited, len + 64, "%s/* edit %d */\n", text, v);
-    cJSON *p = cJSON_CreateObject();
-    cJSON *td = cJSON_AddObjectToObject(p, "textDocument");
-    cJSON_AddStringToObject(td, "uri", uri);
-    cJSON_AddNumberToObject(td, "version", v);
-    if (v == 0) {
-      cJSON_AddStringToObject(td, "languageId", "c");
-      cJSON_AddStringToObject(td, "text", edited);
-    } else {
-      cJSON *ch = cJSON_CreateObject();
-      cJSON_AddStringToObject(ch, "text", edited);
-      cJSON_AddItemToArray(cJSON_AddArrayToObject(p, "contentChanges"), ch);
-    }
-    free(edited);
     double t0 = lsp_client_now_ms();
-    lsp_client_notify(&c, v == 0 ? "textDocument/didOpen" : "textDocument/didChange", p);
+    send_version(&c, uri, v, edited);
+    free(edited);
     const cJSON *m = lsp_client_take(&c, "textDocument/publishDiagnostics", uri, v, 60000);
     if (!m) goto done;
     if (v > 0) lat[v - 1] = lsp_client_now_ms() - t0; /* the open is warm-up */
