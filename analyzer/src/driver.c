@@ -18,6 +18,7 @@
 
 #include "driver/cache.h"
 #include "driver/components.h"
+#include "driver/config_scope.h"
 #include "driver/isolate.h"
 #include "driver/jobs.h"
 #include "driver/progress.h"
@@ -64,13 +65,16 @@ static tc_rules *load_rules(const tc_options *o, char *err, size_t err_len) {
   return r;
 }
 
-static tc_engine_opts engine_opts(const tc_options *o) {
+/* o: the run's options; cli: the command line's. Rules disabled on the command line are not
+   analyzed at all; those a configuration disables are dropped from the report, file by file
+   (each file's nearest configuration, driver/config_scope.h). */
+static tc_engine_opts engine_opts(const tc_options *o, const tc_options *cli) {
   tc_engine_opts eo;
   memset(&eo, 0, sizeof eo);
   eo.unavailable = (const char *const *)o->unavailable;
   eo.n_unavailable = o->n_unavailable;
-  eo.disabled_rules = (const char *const *)o->disable_rules;
-  eo.n_disabled_rules = o->n_disable_rules;
+  eo.disabled_rules = (const char *const *)cli->disable_rules;
+  eo.n_disabled_rules = cli->n_disable_rules;
   eo.jobs = o->jobs > 0 ? (unsigned)o->jobs : (unsigned)tc_jobs_cores();
   /* TAGCHECK_GROUPS=N: analyze the roots in N groups whatever the program's size (tests) */
   const char *g = getenv("TAGCHECK_GROUPS");
@@ -472,11 +476,21 @@ int tc_driver_run(tc_options *o) {
   tc_report r;
   tc_report_init(&r);
   char *cache_dir = NULL;
+  tc_options cli; /* the command line's options, before the configuration */
+  tc_config_scope *scope = NULL;
+  if (tc_options_copy(o, &cli) != 0) {
+    fprintf(stderr, "tagcheck: out of memory\n");
+    return 2;
+  }
 
   char cwd[4096];
   const char *start = o->compdb_dir ? o->compdb_dir : getcwd(cwd, sizeof cwd);
   if (tc_config_load(o, start ? start : ".", err, sizeof err) != 0) {
     fprintf(stderr, "tagcheck: %s\n", err);
+    goto done;
+  }
+  if (!(scope = tc_config_scope_new(&cli, o))) {
+    fprintf(stderr, "tagcheck: out of memory\n");
     goto done;
   }
   if (!o->dump_ir) {
@@ -554,7 +568,7 @@ int tc_driver_run(tc_options *o) {
     status = r.n_failures ? 3 : 0;
     goto done;
   }
-  tc_engine_opts eo = engine_opts(o);
+  tc_engine_opts eo = engine_opts(o, &cli);
   analysis_totals at;
   memset(&at, 0, sizeof at);
   note_calls_elsewhere(o, &ul, rules); /* before the analysis consumes the units' programs */
@@ -580,7 +594,7 @@ int tc_driver_run(tc_options *o) {
   }
   t_analyzed = now_s();
   tc_apply_suppressions(&r);
-  tc_apply_rule_settings(&r, o);
+  tc_apply_rule_settings_by_file(&r, o, tc_config_scope_lookup, scope);
   if (o->baseline && tc_apply_baseline(&r, o->baseline, o, err, sizeof err) != 0) {
     fprintf(stderr, "tagcheck: %s\n", err);
     goto done;
@@ -601,7 +615,10 @@ int tc_driver_run(tc_options *o) {
             at.es.groups == 1 ? "" : "s", at.n_components, at.n_components == 1 ? "" : "s",
             at.n_reused);
   status = tc_report_exit_status(&r, o);
+  if (tc_config_scope_failed(scope)) status = 2; /* a nested configuration was unreadable */
 done:
+  tc_config_scope_free(scope);
+  tc_options_release(&cli);
   tc_report_free(&r);
   tc_program_free(prog);
   units_free(&ul);
@@ -620,26 +637,27 @@ done:
 
 struct tc_session {
   const tc_options *opts;
+  tc_config_scope *scope; /* the nearest configuration of each finding's file */
   tc_rules *rules;
   tc_worker *worker; /* parses the editor's units (NULL: in this process) */
 };
 
-tc_session *tc_session_new(const tc_options *o, char *err, size_t err_len) {
+tc_session *tc_session_new(const tc_options *cli, const tc_options *o, char *err, size_t err_len) {
   tc_session *s = calloc(1, sizeof *s);
-  if (!s) {
+  if (!s || !(s->scope = tc_config_scope_new(cli, o))) {
+    free(s);
     snprintf(err, err_len, "out of memory");
     return NULL;
   }
   s->opts = o;
   s->rules = load_rules(o, err, err_len);
   if (!s->rules) {
-    free(s);
+    tc_session_free(s);
     return NULL;
   }
   if (o->worker_exe && !(s->worker = tc_worker_new(o->worker_exe))) {
     snprintf(err, err_len, "out of memory");
-    tc_rules_free(s->rules);
-    free(s);
+    tc_session_free(s);
     return NULL;
   }
   return s;
@@ -649,6 +667,7 @@ void tc_session_free(tc_session *s) {
   if (!s) return;
   tc_worker_free(s->worker);
   tc_rules_free(s->rules);
+  tc_config_scope_free(s->scope);
   free(s);
 }
 
@@ -695,7 +714,7 @@ static void session_analyze(void *arg) {
   if (pr.failure) tc_report_add_failure(r, c->cmd->file, pr.failure);
   tc_report_add_builtin_rules(r);
   tc_rules_describe(c->s->rules, r);
-  tc_engine_opts eo = engine_opts(c->s->opts);
+  tc_engine_opts eo = engine_opts(c->s->opts, tc_config_scope_cli(c->s->scope));
   char *why = NULL;
   int arc = o->worker_exe ? tc_isolated_analyze(pr.prog, c->s->rules, &eo, o->unit_timeout, r, &why)
                           : tc_engine_analyze(pr.prog, c->s->rules, &eo, r);
@@ -710,7 +729,7 @@ static void session_analyze(void *arg) {
   }
   tc_parse_result_free(&pr);
   tc_apply_suppressions(r);
-  tc_apply_rule_settings(r, c->s->opts);
+  tc_apply_rule_settings_by_file(r, c->s->opts, tc_config_scope_lookup, c->s->scope);
   tc_report_sort(r);
   c->rc = 0;
 }
@@ -753,7 +772,7 @@ static int session_program(tc_session *s, const tc_compdb *db, const tc_compile_
   }
   tc_report_add_builtin_rules(r);
   tc_rules_describe(s->rules, r);
-  tc_engine_opts eo = engine_opts(o);
+  tc_engine_opts eo = engine_opts(o, tc_config_scope_cli(s->scope));
   analysis_totals at;
   memset(&at, 0, sizeof at);
   if (analyze_components(o, &ul, &sel, s->rules, &eo, cache, r, &at, analyzed, NULL) != 0) {
@@ -767,7 +786,7 @@ static int session_program(tc_session *s, const tc_compdb *db, const tc_compile_
   for (size_t u = 0; u < ul.n; u++)
     if (analyzed[u] && ((*files)[*n_files] = strdup(ul.files[u]))) (*n_files)++;
   tc_apply_suppressions(r);
-  tc_apply_rule_settings(r, o);
+  tc_apply_rule_settings_by_file(r, o, tc_config_scope_lookup, s->scope);
   tc_report_sort(r);
   rc = 0;
 done:

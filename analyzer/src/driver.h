@@ -25,9 +25,11 @@ size_t tc_driver_rules_paths(const tc_options *o, const char **paths, size_t max
 
 typedef struct tc_session tc_session;
 
-/* Loads the rules o names (or the default ones). o must outlive the session. NULL with
-   "FILE:LINE:COL: what is wrong" in err when they cannot be loaded. */
-tc_session *tc_session_new(const tc_options *o, char *err, size_t err_len);
+/* Loads the rules o names (or the default ones). o: the command line's options cli with the
+   configuration of the session's folder merged in; a finding in another folder is judged by its
+   own nearest configuration merged over cli (driver/config_scope.h). Both must outlive the
+   session. NULL with "FILE:LINE:COL: what is wrong" in err when they cannot be loaded. */
+tc_session *tc_session_new(const tc_options *cli, const tc_options *o, char *err, size_t err_len);
 void tc_session_free(tc_session *s);
 
 /* Analyzes cmd's program with the unsaved buffers given in place and appends its findings to

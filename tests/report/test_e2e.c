@@ -238,6 +238,43 @@ static void test_config_file(void **state) {
   free(I);
 }
 
+/* Like .clang-tidy: each file's findings are judged by the nearest configuration above it,
+   merged over the command line's options; the run's own configuration (found from the first
+   file) gives the run-wide settings; --config names one for every file. */
+static void test_nearest_config_per_file(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "proj/a/c.c", BUGGY));
+  free(fx_write(e->dir, "proj/b/d.c", BUGGY));
+  free(fx_write(e->dir, "proj/b/deep/e.c", BUGGY));
+  free(fx_write(e->dir, "proj/.tagcheck.json", "{\"severity\": {\"backend-mismatch\": \"warning\"}}"));
+  free(fx_write(e->dir, "proj/b/.tagcheck.json", "{\"disable\": [\"backend-mismatch\"]}"));
+  char *I = inc(e);
+  /* The run's configuration is proj/'s (from a/c.c); b/d.c and b/deep/e.c are b's: disabled
+     there, and b's file does not inherit proj's severity. */
+  assert_int_equal(run(e, "--no-cache proj/a/c.c proj/b/d.c proj/b/deep/e.c %s", I), 1);
+  assert_non_null(strstr(e->out, "c.c:9:18: warning: "));
+  assert_null(strstr(e->out, "d.c:"));
+  assert_null(strstr(e->out, "e.c:"));
+  /* Named in another order, the same verdicts. */
+  assert_int_equal(run(e, "--no-cache proj/b/d.c proj/a/c.c %s", I), 1);
+  assert_non_null(strstr(e->out, "c.c:9:18: warning: "));
+  assert_null(strstr(e->out, "d.c:"));
+  /* The command line wins over every configuration. */
+  assert_int_equal(run(e, "--no-cache --enable backend-mismatch proj/b/d.c %s", I), 1);
+  assert_non_null(strstr(e->out, "d.c:9:18: error: "));
+  /* --config: one configuration for every file. */
+  assert_int_equal(run(e, "--no-cache --config proj/.tagcheck.json proj/a/c.c proj/b/d.c %s", I), 1);
+  assert_non_null(strstr(e->out, "c.c:9:18: warning: "));
+  assert_non_null(strstr(e->out, "d.c:9:18: warning: "));
+  /* A nested configuration that cannot be read: named with its position, its files judged by
+     the run's configuration, the report still written, exit status 2. */
+  free(fx_write(e->dir, "proj/b/.tagcheck.json", "{\n  \"disabel\": []\n}"));
+  assert_int_equal(run(e, "--no-cache proj/a/c.c proj/b/d.c %s", I), 2);
+  if (!strstr(e->err, "b/.tagcheck.json:2:")) fail_msg("stderr: %s", e->err);
+  assert_non_null(strstr(e->out, "d.c:9:18: warning: "));
+  free(I);
+}
+
 static void test_failed_unit(void **state) {
   e2e *e = *state;
   free(fx_write(e->dir, "good.c", BUGGY));
@@ -292,6 +329,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_suppression_comment, setup, teardown),
       cmocka_unit_test_setup_teardown(test_baseline_survives_inserted_lines, setup, teardown),
       cmocka_unit_test_setup_teardown(test_config_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_nearest_config_per_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_failed_unit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_shards_and_merge, setup, teardown),
   };

@@ -262,8 +262,7 @@ static int is_file(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* .tagcheck.json in start_dir or the nearest directory above it; NULL when none. */
-static char *find_config(const char *start_dir) {
+char *tc_config_find(const char *start_dir) {
   char *dir = tc_normalize_path(start_dir && *start_dir ? start_dir : ".");
   if (!dir) return NULL;
   char *found = NULL;
@@ -307,10 +306,10 @@ int tc_config_load(tc_options *o, const char *start_dir, char *err, size_t err_l
        directory or the current one). */
     if (o->n_files > 0 && o->files[0]) {
       char *dir = dir_of(o->files[0]);
-      if (dir) path = find_config(dir);
+      if (dir) path = tc_config_find(dir);
       free(dir);
     }
-    if (!path) path = find_config(start_dir);
+    if (!path) path = tc_config_find(start_dir);
   }
   if (!path) return 0;
 

@@ -27,9 +27,21 @@ int tc_apply_baseline(tc_report *r, const char *baseline_path, const tc_options 
    "FILE:LINE:COL: what is wrong" in err (exit status 2). */
 int tc_config_load(tc_options *o, const char *start_dir, char *err, size_t err_len);
 
+/* .tagcheck.json in start_dir (absolute or relative) or the nearest directory above it, as a
+   normalized absolute path (the caller frees it); NULL when there is none. */
+char *tc_config_find(const char *start_dir);
+
 /* Applies enabled/disabled rules and severity overrides from o to r, and drops findings in
    files under o->exclude. */
 void tc_apply_rule_settings(tc_report *r, const tc_options *o);
+
+/* The options that judge the findings of one file (driver/config_scope.h). */
+typedef const tc_options *(*tc_options_for_file)(void *ctx, const char *file);
+
+/* tc_apply_rule_settings with each finding and failed unit judged by for_file(ctx, its file)
+   (o when for_file is NULL); the rules' metadata shows o's levels. */
+void tc_apply_rule_settings_by_file(tc_report *r, const tc_options *o, tc_options_for_file for_file,
+                                    void *ctx);
 
 /* 1 when path (absolute or relative to the current directory) is under one of o->exclude's
    globs (the file itself or a directory above it matches): the driver skips such units. */

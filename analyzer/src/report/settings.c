@@ -48,15 +48,22 @@ static int override_for(const tc_options *o, const char *id, tc_level *level) {
 
 typedef struct settings_ctx {
   const tc_options *o;
+  tc_options_for_file for_file;
+  void *for_file_ctx;
   char *last_file; /* the findings are sorted by file: remember the last verdict (a copy:
                       filtered diags are freed as the filter goes) */
   int last_excluded;
 } settings_ctx;
 
+static const tc_options *options_for(const settings_ctx *c, const char *file) {
+  const tc_options *o = c->for_file ? c->for_file(c->for_file_ctx, file) : NULL;
+  return o ? o : c->o;
+}
+
 static int keep_diag(const tc_diag *d, size_t index, void *p) {
   (void)index;
   settings_ctx *c = p;
-  const tc_options *o = c->o;
+  const tc_options *o = options_for(c, d->loc.file);
   int enabled = listed(o->enable_rules, o->n_enable_rules, d->rule_id);
   if (!enabled && listed(o->disable_rules, o->n_disable_rules, d->rule_id)) return 0;
   tc_level level;
@@ -70,17 +77,22 @@ static int keep_diag(const tc_diag *d, size_t index, void *p) {
 }
 
 void tc_apply_rule_settings(tc_report *r, const tc_options *o) {
+  tc_apply_rule_settings_by_file(r, o, NULL, NULL);
+}
+
+void tc_apply_rule_settings_by_file(tc_report *r, const tc_options *o, tc_options_for_file for_file,
+                                    void *ctx) {
   if (!o) return;
   /* Before anything is dropped: a disabled rule or an excluded file must not renumber the
      fingerprints of the findings that stay (out of memory: the writers compute them). */
   (void)tc_report_fix_fingerprints(r, o);
-  settings_ctx c = {o, NULL, 0};
+  settings_ctx c = {o, for_file, ctx, NULL, 0};
   tc_report_filter(r, keep_diag, &c);
   free(c.last_file);
   /* A unit under an excluded path is not part of the analysis: nor is its failure. */
   size_t out = 0;
   for (size_t i = 0; i < r->n_failures; i++) {
-    if (tc_path_excluded(o, r->failures[i].file)) {
+    if (tc_path_excluded(options_for(&c, r->failures[i].file), r->failures[i].file)) {
       free(r->failures[i].file);
       free(r->failures[i].reason);
       continue;
@@ -90,7 +102,8 @@ void tc_apply_rule_settings(tc_report *r, const tc_options *o) {
   r->n_failures = out;
   for (size_t i = 0; i < r->n_diags; i++) {
     tc_level level;
-    if (override_for(o, r->diags[i].rule_id, &level) > 0) r->diags[i].level = level;
+    if (override_for(options_for(&c, r->diags[i].loc.file), r->diags[i].rule_id, &level) > 0)
+      r->diags[i].level = level;
   }
   /* The rule metadata shows the configured level too. */
   for (size_t i = 0; i < r->n_rules; i++) {
