@@ -448,7 +448,7 @@ static void compute_fingerprints(result_info *infos, size_t n, dt_src_cache *src
       r->rel_file = r->abs_file ? below_root(r->abs_file) : NULL;
       r->line_text = r->abs_file ? dt__src_line(src, r->abs_file, r->e->line, &r->line_len) : NULL;
       if (r->line_text) r->column = dt__src_call_column(r->line_text, r->line_len, r->e->op);
-      if (r->abs_file) dt__src_function(src, r->abs_file, r->e->line, r->function, sizeof r->function);
+      if (r->abs_file) dt__src_function(src, r->abs_file, r->e->line, r->column, r->function, sizeof r->function);
     } else {
       char *exe = realpath("/proc/self/exe", NULL);
       if (exe) {

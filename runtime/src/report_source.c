@@ -1,8 +1,6 @@
-/* runtime/src/report_source.c — source lines and enclosing functions for the run-time SARIF
- * report (report_source.h). The function finder is a small C scanner: it skips comments,
- * string and character literals and preprocessor lines, tracks brace and parenthesis depth at
- * file scope, and takes a `{` at file scope that follows `name(...)` as the start of the body
- * of function `name`. */
+/* runtime/src/report_source.c — source files for the run-time SARIF report (report_source.h):
+ * read once and cached, their lines, the column of a call on a line; the enclosing function of
+ * a position is found by the scanner in report_scan.c. */
 #include "report_source.h"
 
 #include <ctype.h>
@@ -97,146 +95,14 @@ const char *dt__src_line(dt_src_cache *c, const char *path, int line, size_t *le
   return f->text + start;
 }
 
-void dt__src_function(dt_src_cache *c, const char *path, int line, char *buf, size_t n) {
+void dt__src_function(dt_src_cache *c, const char *path, int line, int col, char *buf, size_t n) {
   if (n) buf[0] = '\0';
   dt_src_file *f = lookup(c, path);
-  if (f && f->text) dt__src_function_in(f->text, f->len, line, buf, n);
-}
-
-/* ---- the scanner ---- */
-
-#define NAME_MAX_LEN 256
-
-typedef struct scan {
-  const char *s;
-  size_t len, i;
-  int line;
-  int at_line_start; /* only whitespace so far on this line */
-} scan;
-
-static void advance(scan *sc) {
-  if (sc->s[sc->i] == '\n') {
-    sc->line++;
-    sc->at_line_start = 1;
-  }
-  sc->i++;
-}
-
-static void skip_line_rest(scan *sc) { /* up to (not past) the newline, with continuations */
-  while (sc->i < sc->len && sc->s[sc->i] != '\n') {
-    if (sc->s[sc->i] == '\\' && sc->i + 1 < sc->len && sc->s[sc->i + 1] == '\n') advance(sc);
-    advance(sc);
-  }
-}
-
-static void skip_block_comment(scan *sc) { /* at the '/' of the opening */
-  advance(sc);
-  advance(sc);
-  while (sc->i < sc->len && !(sc->s[sc->i] == '*' && sc->i + 1 < sc->len && sc->s[sc->i + 1] == '/'))
-    advance(sc);
-  if (sc->i < sc->len) {
-    advance(sc);
-    advance(sc);
-  }
-}
-
-static void skip_literal(scan *sc) { /* at the opening quote */
-  char q = sc->s[sc->i];
-  advance(sc);
-  while (sc->i < sc->len && sc->s[sc->i] != q && sc->s[sc->i] != '\n') {
-    if (sc->s[sc->i] == '\\' && sc->i + 1 < sc->len) advance(sc);
-    advance(sc);
-  }
-  if (sc->i < sc->len && sc->s[sc->i] == q) advance(sc);
+  if (f && f->text) dt__src_function_in(f->text, f->len, line, col, buf, n);
 }
 
 static int is_ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
 static int is_ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
-
-/* Words that may sit between a parameter list and the body, or before a parenthesis that
-   is not a parameter list (GNU attributes, asm labels). */
-static int is_decoration(const char *w) { return strncmp(w, "__", 2) == 0; }
-
-void dt__src_function_in(const char *text, size_t len, int target, char *buf, size_t n) {
-  if (n) buf[0] = '\0';
-  scan sc = {text, len, 0, 1, 1};
-  int depth = 0, paren = 0, have_params = 0, in_func = 0, decoration_paren = 0, func_line = 0;
-  char last[NAME_MAX_LEN] = "", cand[NAME_MAX_LEN] = "", func[NAME_MAX_LEN] = "";
-  while (sc.i < sc.len) {
-    char c = sc.s[sc.i];
-    if (sc.line > target && in_func) break; /* functions do not nest: the answer is func */
-    if (c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-      advance(&sc);
-      continue;
-    }
-    if (c == '#' && sc.at_line_start) {
-      skip_line_rest(&sc);
-      continue;
-    }
-    sc.at_line_start = 0;
-    if (c == '/' && sc.i + 1 < sc.len && sc.s[sc.i + 1] == '/') {
-      skip_line_rest(&sc);
-      continue;
-    }
-    if (c == '/' && sc.i + 1 < sc.len && sc.s[sc.i + 1] == '*') {
-      skip_block_comment(&sc);
-      continue;
-    }
-    if (c == '"' || c == '\'') {
-      if (sc.line == target && in_func) break;
-      skip_literal(&sc);
-      continue;
-    }
-    if (sc.line == target && in_func && depth > 0) break;
-    if (is_ident_start(c)) {
-      size_t start = sc.i;
-      while (sc.i < sc.len && is_ident_char(sc.s[sc.i])) sc.i++;
-      if (depth == 0) {
-        size_t w = sc.i - start < NAME_MAX_LEN - 1 ? sc.i - start : NAME_MAX_LEN - 1;
-        memcpy(last, sc.s + start, w);
-        last[w] = '\0';
-        if (paren == 0 && have_params && !is_decoration(last)) have_params = 0;
-      }
-      continue;
-    }
-    if (depth == 0) {
-      if (c == '(') {
-        if (paren == 0) {
-          decoration_paren = is_decoration(last);
-          if (!decoration_paren) {
-            memcpy(cand, last, sizeof cand);
-            have_params = 0;
-          }
-        }
-        paren++;
-      } else if (c == ')') {
-        if (paren > 0 && --paren == 0 && !decoration_paren) have_params = cand[0] != '\0';
-      } else if (c == '{') {
-        in_func = paren == 0 && have_params;
-        if (in_func) {
-          memcpy(func, cand, sizeof func);
-          func_line = sc.line;
-        }
-        have_params = 0;
-        cand[0] = last[0] = '\0';
-        depth++;
-      } else if (paren == 0 && (c == ';' || c == ',' || c == '=')) {
-        have_params = 0;
-        cand[0] = last[0] = '\0';
-      } else if (c == '}') {
-        /* unbalanced: ignore */
-      }
-    } else if (c == '{') {
-      depth++;
-    } else if (c == '}') {
-      if (--depth == 0) in_func = 0;
-    }
-    advance(&sc);
-  }
-  if (in_func && func_line <= target && sc.line >= target && n) {
-    snprintf(buf, n, "%s", func);
-  }
-}
 
 int dt__src_call_column(const char *line, size_t len, const char *name) {
   size_t name_len = strlen(name), found = 0, at = 0;

@@ -27,9 +27,11 @@ void dt__src_free(dt_src_cache *c);
 /* The text of line `line` (1-based) without its newline, or NULL; *len gets its length. */
 const char *dt__src_line(dt_src_cache *c, const char *path, int line, size_t *len);
 
-/* Writes the name of the function whose body contains `line` into buf (NUL-terminated,
-   truncated to n); "" when the line is outside every function or the file is unreadable. */
-void dt__src_function(dt_src_cache *c, const char *path, int line, char *buf, size_t n);
+/* Writes the name of the function whose body holds the position (line, col) into buf
+   (NUL-terminated, truncated to n), as tagcheck names it: unqualified, `~Name`, `operator+`,
+   `operator()` for a lambda's body; "" when the position is outside every function or the file
+   is unreadable. col 0: the line's first token. */
+void dt__src_function(dt_src_cache *c, const char *path, int line, int col, char *buf, size_t n);
 
 /* The column (1-based, in Unicode code points, as tagcheck's SARIF counts them) of the call
    of `name` on a source line: where `name` appears as an identifier followed by '(' outside
@@ -37,7 +39,7 @@ void dt__src_function(dt_src_cache *c, const char *path, int line, char *buf, si
    whose name differs, or two calls of the same function on one line). */
 int dt__src_call_column(const char *line, size_t len, const char *name);
 
-/* The C scanner behind dt__src_function, on a text in memory (for tests). */
-void dt__src_function_in(const char *text, size_t len, int line, char *buf, size_t n);
+/* The C and C++ scanner behind dt__src_function (report_scan.c), on a text in memory. */
+void dt__src_function_in(const char *text, size_t len, int line, int col, char *buf, size_t n);
 
 #endif /* DT_REPORT_SOURCE_H */

@@ -628,10 +628,7 @@ def check_oracle(ctx, prog, out):
     if not ok_r:
         out.append("  " + why_r)
     ok_f = True
-    # C++ programs: the runtime's enclosing-function scanner (runtime/src/report_source.c)
-    # reads C only — a member defined in its class body has no enclosing function there, a
-    # lambda's is the function around it — so the halves' fingerprints are not compared yet.
-    if ok_s and ok_r and run["kind"] == "tag-failure" and not err and not prog.is_cxx:
+    if ok_s and ok_r and run["kind"] == "tag-failure" and not err:
         # The same bug seen by both halves must carry the same fingerprint (dt/fingerprint.h),
         # so that merged static and run-time reports count it once.
         fl = run["failure"]

@@ -29,7 +29,7 @@
 #include "dt/fingerprint.h"
 
 /* The scanner is internal to libdt (runtime/src/report_source.h). */
-void dt__src_function_in(const char *text, size_t len, int line, char *buf, size_t n);
+void dt__src_function_in(const char *text, size_t len, int line, int col, char *buf, size_t n);
 int dt__src_call_column(const char *line, size_t len, const char *name);
 
 static const char *g_sample, *g_root, *g_work;
@@ -313,7 +313,7 @@ static void test_pid_in_report_path(void **state) {
 
 static void expect_function(const char *text, int line, const char *want) {
   char buf[64];
-  dt__src_function_in(text, strlen(text), line, buf, sizeof buf);
+  dt__src_function_in(text, strlen(text), line, 0, buf, sizeof buf);
   assert_string_equal(buf, want);
 }
 
@@ -353,6 +353,77 @@ static void test_scanner_finds_enclosing_functions(void **state) {
   expect_function(src, 16, "one");
   expect_function(src, 20, "main");
   expect_function(src, 21, "main");
+}
+
+static void expect_function_at(const char *text, int line, int col, const char *want) {
+  char buf[64];
+  dt__src_function_in(text, strlen(text), line, col, buf, sizeof buf);
+  assert_string_equal(buf, want);
+}
+
+/* C++: functions in namespaces and extern "C", members defined in and out of their class,
+   constructors with member initializers, destructors, operators, templates, trailing return
+   types, attributes, raw strings, lambdas (named operator(), as tagcheck names them). */
+static void test_scanner_cxx(void **state) {
+  (void)state;
+  const char *src =
+      "namespace net { namespace detail {\n"                                        /* 1 */
+      "dt_tensor *mix(dt_tensor *a) { return dt_add(a, a); }\n"                     /* 2 */
+      "} // namespace detail\n"                                                     /* 3 */
+      "struct Layer : public Base<int, 2> {\n"                                      /* 4 */
+      "  dt_tensor *w = nullptr; int n{3};\n"                                       /* 5 */
+      "  explicit Layer(dt_tensor *x) : Base<int, 2>(x), w(f(x, {1, 2})), n{4} {\n" /* 6 */
+      "    dt_free(dt_add(x, w));\n"                                                /* 7 */
+      "  }\n"                                                                       /* 8 */
+      "  ~Layer() { dt_free(w); }\n"                                                /* 9 */
+      "  dt_tensor *fwd(dt_tensor *x) const noexcept(true) override { return x; }\n" /* 10 */
+      "  dt_tensor *operator()(dt_tensor *x) { return dt_sub(x, w); }\n"           /* 11 */
+      "  bool operator==(const Layer &o) const { return w == o.w; }\n"             /* 12 */
+      "  template <typename T, int N> T pick(T x) { return x; }\n"                  /* 13 */
+      "  [[nodiscard]] dt_tensor *out(dt_tensor *x);\n"                             /* 14 */
+      "  enum class Mode { A, B };\n"                                               /* 15 */
+      "};\n"                                                                        /* 16 */
+      "dt_tensor *Layer::out(dt_tensor *x) { const char *r = R\"(}{)\"; return x; }\n" /* 17 */
+      "}\n"                                                                         /* 18 */
+      "template <typename T>\n"                                                     /* 19 */
+      "auto twice(T x) -> decltype(x) {\n"                                          /* 20 */
+      "  return dt_add(x, x);\n"                                                    /* 21 */
+      "}\n"                                                                         /* 22 */
+      "extern \"C\" {\n"                                                           /* 23 */
+      "dt_tensor *c_api(dt_tensor *a) { return a; }\n"                              /* 24 */
+      "}\n"                                                                         /* 25 */
+      "int main() {\n"                                                              /* 26 */
+      "  int v[2] = {0, 1}; v[0] = v[1];\n"                                         /* 27 */
+      "  auto run = [&, v](dt_tensor *x) mutable -> dt_tensor * {\n"                /* 28 */
+      "    auto inner = [x] { return dt_add(x, x); };\n"                           /* 29 */
+      "    return inner();\n"                                                       /* 30 */
+      "  };\n"                                                                      /* 31 */
+      "  std::sort(v, v + 2, [](int a, int b) { return a < b; }); run(0);\n"        /* 32 */
+      "  return 0;\n"                                                               /* 33 */
+      "}\n"                                                                         /* 34 */
+      "auto g = [](int a) { return a; };\n";                                        /* 35 */
+  expect_function(src, 2, "mix");
+  expect_function(src, 5, "");
+  expect_function(src, 7, "Layer");
+  expect_function_at(src, 9, 14, "~Layer");
+  expect_function_at(src, 10, 72, "fwd");
+  expect_function_at(src, 11, 48, "operator()");
+  expect_function_at(src, 12, 45, "operator==");
+  expect_function_at(src, 13, 46, "pick");
+  expect_function(src, 15, "");
+  expect_function_at(src, 17, 68, "out");
+  expect_function(src, 21, "twice");
+  expect_function_at(src, 24, 35, "c_api");
+  expect_function(src, 27, "main");
+  expect_function(src, 29, "operator()");
+  expect_function_at(src, 29, 5, "operator()"); /* the line's first token is in run's body */
+  expect_function_at(src, 29, 32, "operator()");
+  expect_function(src, 30, "operator()");
+  expect_function_at(src, 32, 3, "main");
+  expect_function_at(src, 32, 50, "operator()");
+  expect_function_at(src, 32, 62, "main");
+  expect_function(src, 33, "main");
+  expect_function_at(src, 35, 30, "operator()");
 }
 
 static int call_column(const char *line, const char *name) {
@@ -418,6 +489,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_clean_run_writes_an_empty_log),
       cmocka_unit_test(test_pid_in_report_path),
       cmocka_unit_test(test_scanner_finds_enclosing_functions),
+      cmocka_unit_test(test_scanner_cxx),
       cmocka_unit_test(test_call_columns),
       cmocka_unit_test(test_normalized_line_ignores_layout),
   };
