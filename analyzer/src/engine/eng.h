@@ -4,8 +4,9 @@
  *                      slots, heap objects, unknown external objects) and their fields/elements;
  *   values (value.c)   what a place holds: ints, symbols, addresses, tensor tags, availability
  *                      tests, with provenance (where a tag came from) for messages;
- *   states (store.c)   a persistent copy-on-write map from location to value, plus what the
- *                      path knows about backend availability;
+ *   store (store.c)    a persistent copy-on-write map from location to value (a pure map);
+ *   states (state.c)   a path's store plus what it knows about backend availability: copy,
+ *                      equality, join, distance, diffs (above the memory model);
  *   memory (mem.c)     reading and writing places through IR paths;
  *   flow (flow.c)      one function's fixpoint over disjunctive states;
  *   calls (call.c)     user functions (memoized per entry state), unknown functions;
@@ -218,7 +219,7 @@ int av_same(const aval *a, const aval *b);      /* equal ignoring provenance/der
 aval av_join(tc_eng *e, const aval *a, const aval *b); /* a's provenance kept */
 int av_intlike(const aval *a);                  /* INT, NE, SYM, TOP, AVAIL, BOT */
 
-/* ------------------------------------------------------------------ store and states (store.c) */
+/* ------------------------------------------------- the store (store.c) and states (state.c) */
 
 #define ST_BITS 5
 #define ST_FAN (1u << ST_BITS)
@@ -251,6 +252,17 @@ void st_set(tc_eng *e, st_store *s, uint32_t id, const aval *v); /* v NULL or AB
 st_store st_copy(const st_store *s);
 void st_release(tc_eng *e, st_store *s);
 void st_free_all(tc_eng *e); /* frees the node free lists */
+/* Calls fn on every slot where a or b holds a value, in id order (slots both maps share are
+   skipped; with by_content, also subtrees of equal content hashes); fn's nonzero stops. */
+typedef int (*st_pair_fn)(void *user, uint32_t id, const aval *a, const aval *b);
+void st_walk_pairs(tc_eng *e, const st_store *a, const st_store *b, int by_content,
+                   st_pair_fn fn, void *user);
+/* The sum of the map's slot hashes: every value (provenance ignored), or tags only. */
+uint64_t st_content_hash(const st_store *s, int tags_only);
+/* The ids, in order, of the slots holding an unknown copied from src while it was `before`
+   (into *ids, malloc'd; the caller frees). */
+size_t st_find_copies(tc_eng *e, const st_store *s, uint32_t src, const aval *before,
+                      uint32_t **ids);
 
 astate state_copy(const astate *s);
 void state_release(tc_eng *e, astate *s);
