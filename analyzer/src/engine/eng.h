@@ -510,12 +510,21 @@ const pathnote *pathnote_new(tc_eng *e, const pathnote *prev, const tc_srcloc *l
 int64_t sym_of_loc(uint32_t loc, unsigned which);
 
 /* mem.c: reading and writing places within one function activation */
+typedef struct host_touch {
+  aval ptr;       /* the tensor data pointer the host dereferenced */
+  tc_sym spelling; /* how the source named it */
+} host_touch;
 typedef struct frame {
   tc_eng *e;
   fninfo *fi;
   uint32_t inst; /* which activation of fi (recursion) */
   const tc_insn *in; /* the instruction being applied (where a dereference is checked) */
   int addr_only;     /* resolving a place for its address: no memory is accessed */
+  /* Tensor data the host dereferenced while `in` was applied: memory notes them, the transfer
+     function (flow.c, call.c) has them checked (flow_check_touches) before anything else is
+     analyzed. */
+  host_touch *touched;
+  size_t n_touched, cap_touched;
 } frame;
 
 /* A frame's locations are keyed by function and activation. */
@@ -560,6 +569,9 @@ typedef struct state_list {
 void slist_push(tc_eng *e, state_list *l, astate s); /* takes ownership */
 void slist_release(tc_eng *e, state_list *l);
 void slist_merge_to(tc_eng *e, state_list *l, size_t max);
+/* Runs the host-access check on every dereference of tensor data memory noted in f since the
+   last call (api_host_access), then forgets them. */
+void flow_check_touches(frame *f, astate *s);
 /* Analyzes fi from entry (ownership taken); exit states appended to exits. Returns 0, or -1
    when the function blew its budget (exits then left empty). */
 int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list *exits);
