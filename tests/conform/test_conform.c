@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bytes.h" /* the analyzer's file reader */
+
 #define MAX_BACKENDS 8
 #define MAX_TAGS 64
 #define MAX_DEVICES 32
@@ -33,27 +35,12 @@ typedef struct rules {
   int n_kinds;
 } rules;
 
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-    free(s);
-    s = NULL;
-  }
-  if (s) s[n] = '\0';
-  fclose(f);
-  return s;
-}
-
 static int load_rules(rules *r, const char *path) {
   memset(r, 0, sizeof *r);
-  char *text = read_file(path);
-  if (!text) return -1;
-  r->root = cJSON_Parse(text);
+  unsigned char *text;
+  size_t len;
+  if (tc_read_file(path, &text, &len) != 0) return -1;
+  r->root = cJSON_ParseWithLength((const char *)text, len);
   free(text);
   if (!r->root) return -1;
   r->functions = cJSON_GetObjectItemCaseSensitive(r->root, "functions");
