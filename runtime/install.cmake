@@ -1,8 +1,8 @@
 # runtime/install.cmake — installs libdt (shared and static), its public headers (dt.h,
-# backend.h, rules.def, fingerprint.h), a relocatable pkg-config file dt.pc and a CMake package
-# (find_package(dt) -> dt::dt, dt::dt_static), all in the install component "dt"; installed
-# as root into the system (no DESTDIR), it refreshes the dynamic linker's cache, so a program
-# linked with -ldt starts at once.
+# backend.h, rules.def, messages.def, fingerprint.h, bytes.h), a relocatable pkg-config file
+# dt.pc and a CMake package (find_package(dt) -> dt::dt, dt::dt_static), all in the install
+# component "dt"; installed as root into the system (no DESTDIR), it refreshes the dynamic
+# linker's cache, so a program linked with -ldt starts at once.
 include(CMakePackageConfigHelpers)
 
 set(DT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/dt)
@@ -17,6 +17,8 @@ install(FILES
   ${CMAKE_CURRENT_SOURCE_DIR}/include/dt/backend.h
   ${CMAKE_CURRENT_SOURCE_DIR}/include/dt/rules.def
   ${CMAKE_CURRENT_SOURCE_DIR}/include/dt/fingerprint.h
+  ${CMAKE_CURRENT_SOURCE_DIR}/include/dt/bytes.h
+  ${CMAKE_CURRENT_SOURCE_DIR}/include/dt/messages.def
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dt COMPONENT dt)
 
 install(EXPORT dtTargets NAMESPACE dt:: DESTINATION ${DT_CMAKE_DIR} COMPONENT dt)

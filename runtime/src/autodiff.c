@@ -42,7 +42,7 @@ typedef struct ad_input {
 
 typedef struct dt_ad_node {
   atomic_int refs;
-  int op; /* a dt_op or a DT_AD_OP_* value; -1 for a leaf */
+  dt_ad_op op;
   dt_ad_extra extra;
   dt_tensor out; /* plain descriptor of the value; storage only when the gradient needs it */
   pthread_mutex_t lock; /* guards has_handle and grad: passes on several threads meet here */
@@ -52,8 +52,6 @@ typedef struct dt_ad_node {
   int n_in;
   ad_input in[];
 } dt_ad_node;
-
-#define AD_LEAF (-1)
 
 /* ---- nodes ---- */
 
@@ -79,7 +77,7 @@ static dt_ad_node *node_new(const dt_site *site, int n_in) {
   }
   atomic_init(&n->refs, 1);
   pthread_mutex_init(&n->lock, NULL);
-  n->op = AD_LEAF;
+  n->op = DT_AD_LEAF;
   n->n_in = n_in;
   return n;
 }
@@ -110,33 +108,47 @@ static void node_unref(dt_ad_node *n) {
 /* Which values an operation's gradient reads: bit i for input i, bit 3 for the output. Values
    are only kept for the partial derivatives some tracked input needs. */
 #define NEED_OUT 8u
-static unsigned ad_needs(int op, const dt_tensor *const *inputs) {
+static unsigned ad_needs(dt_ad_op op, const dt_tensor *const *inputs) {
   int t0 = inputs[0] != NULL && inputs[0]->node != NULL;
   int t1 = 0;
   switch (op) {
-    case DT_OP_MUL:
-    case DT_OP_MATMUL:
+    case DT_AD_MUL:
+    case DT_AD_MATMUL:
       t1 = inputs[1]->node != NULL;
       return (t1 ? 1u : 0u) | (t0 ? 2u : 0u);
-    case DT_OP_DIV:
+    case DT_AD_DIV:
       t1 = inputs[1]->node != NULL;
       return 2u | (t1 ? NEED_OUT : 0u);
-    case DT_OP_LOG:
-    case DT_OP_RELU:
-    case DT_OP_WHERE:
+    case DT_AD_LOG:
+    case DT_AD_RELU:
+    case DT_AD_WHERE:
       return 1u;
-    case DT_OP_EXP:
-    case DT_OP_SIGMOID:
-    case DT_OP_TANH:
+    case DT_AD_EXP:
+    case DT_AD_SIGMOID:
+    case DT_AD_TANH:
       return NEED_OUT;
-    case DT_OP_MSE:
+    case DT_AD_MSE:
       return 3u;
-    default:
+    case DT_AD_ADD:
+    case DT_AD_SUB:
+    case DT_AD_GREATER:
+    case DT_AD_ADD_SCALAR:
+    case DT_AD_MUL_SCALAR:
+    case DT_AD_NEG:
+    case DT_AD_SUM_DIM:
+    case DT_AD_TRANSPOSE:
+    case DT_AD_CAT:
+    case DT_AD_LEAF:
+    case DT_AD_SUM:
+    case DT_AD_MEAN:
+    case DT_AD_RESHAPE:
+    case DT_AD_TO_DEVICE:
       return 0u;
   }
+  return 0u;
 }
 
-dt_tensor *dt__ad_record(const dt_site *site, int op, dt_tensor *out, int n_inputs,
+dt_tensor *dt__ad_record(const dt_site *site, dt_ad_op op, dt_tensor *out, int n_inputs,
                          const dt_tensor *const *inputs, const dt_ad_extra *extra) {
   if (out == NULL || !out->device.autodiff || out->kind != DT_FLOAT || n_inputs <= 0) return out;
   int tracked = 0;
@@ -419,22 +431,22 @@ static int node_backward(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
   ad_input *a = &n->in[0];
   ad_input *b = n->n_in > 1 ? &n->in[1] : NULL;
   switch (n->op) {
-    case DT_OP_ADD:
-    case DT_OP_SUB:
+    case DT_AD_ADD:
+    case DT_AD_SUB:
       if (a->node != NULL && give(pass, a, reduce_to(site, view_as(site, g, g->rank, g->shape),
                                                      &a->val)) != 0)
         return -1;
       if (b->node == NULL) return 0;
-      if (n->op == DT_OP_ADD)
+      if (n->op == DT_AD_ADD)
         return give(pass, b, reduce_to(site, view_as(site, g, g->rank, g->shape), &b->val));
       return give(pass, b, reduce_to(site, dt__prim_unary(site, DT_OP_NEG, g), &b->val));
-    case DT_OP_MUL:
+    case DT_AD_MUL:
       if (a->node != NULL &&
           give(pass, a, reduce_to(site, dt__prim_binary(site, DT_OP_MUL, g, &b->val), &a->val)) != 0)
         return -1;
       if (b->node == NULL) return 0;
       return give(pass, b, reduce_to(site, dt__prim_binary(site, DT_OP_MUL, g, &a->val), &b->val));
-    case DT_OP_DIV: /* d(a/b) = g/b da - g*(a/b)/b db */
+    case DT_AD_DIV: /* d(a/b) = g/b da - g*(a/b)/b db */
       if (a->node != NULL &&
           give(pass, a, reduce_to(site, dt__prim_binary(site, DT_OP_DIV, g, &b->val), &a->val)) != 0)
         return -1;
@@ -445,21 +457,21 @@ static int node_backward(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
                                                      dt__prim_binary(site, DT_OP_MUL, g, &n->out),
                                                      &b->val)),
                             &b->val));
-    case DT_OP_MATMUL:
+    case DT_AD_MATMUL:
       return grad_matmul(pass, n, g);
-    case DT_OP_ADD_SCALAR:
+    case DT_AD_ADD_SCALAR:
       return give(pass, a, view_as(site, g, g->rank, g->shape));
-    case DT_OP_MUL_SCALAR:
+    case DT_AD_MUL_SCALAR:
       return give(pass, a, dt__prim_scalar(site, DT_OP_MUL_SCALAR, g, n->extra.scalar));
-    case DT_OP_NEG:
+    case DT_AD_NEG:
       return give(pass, a, dt__prim_unary(site, DT_OP_NEG, g));
-    case DT_OP_EXP:
+    case DT_AD_EXP:
       return give(pass, a, dt__prim_binary(site, DT_OP_MUL, g, &n->out));
-    case DT_OP_LOG:
+    case DT_AD_LOG:
       return give(pass, a, dt__prim_binary(site, DT_OP_DIV, g, &a->val));
-    case DT_OP_RELU:
+    case DT_AD_RELU:
       return grad_relu(pass, n, g);
-    case DT_OP_SIGMOID: { /* g*y*(1-y) = g*y - (g*y)*y */
+    case DT_AD_SIGMOID: { /* g*y*(1-y) = g*y - (g*y)*y */
       dt_tensor *gy = dt__prim_binary(site, DT_OP_MUL, g, &n->out);
       if (gy == NULL) return -1;
       dt_tensor *gyy = dt__prim_binary(site, DT_OP_MUL, gy, &n->out);
@@ -468,16 +480,16 @@ static int node_backward(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
       dt__tensor_free(gyy);
       return give(pass, a, r);
     }
-    case DT_OP_TANH: { /* g*(1-y^2) = g - g*y*y */
+    case DT_AD_TANH: { /* g*(1-y^2) = g - g*y*y */
       dt_tensor *yy = dt__prim_binary(site, DT_OP_MUL, &n->out, &n->out);
       dt_tensor *gyy = binary_own(site, DT_OP_MUL, yy, g);
       dt_tensor *r = gyy == NULL ? NULL : dt__prim_binary(site, DT_OP_SUB, g, gyy);
       dt__tensor_free(gyy);
       return give(pass, a, r);
     }
-    case DT_AD_OP_SUM:
+    case DT_AD_SUM:
       return give(pass, a, expand(site, g, &a->val));
-    case DT_AD_OP_MEAN: {
+    case DT_AD_MEAN: {
       float inv = a->val.numel > 0 ? 1.0f / (float)a->val.numel : 0.0f;
       dt_tensor *s = dt__prim_scalar(site, DT_OP_MUL_SCALAR, g, inv);
       if (s == NULL) return -1;
@@ -485,26 +497,28 @@ static int node_backward(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
       dt__tensor_free(s);
       return give(pass, a, r);
     }
-    case DT_OP_SUM_DIM:
+    case DT_AD_SUM_DIM:
       return grad_sum_dim(pass, n, g);
-    case DT_AD_OP_RESHAPE:
+    case DT_AD_RESHAPE:
       return give(pass, a, view_as(site, g, a->val.rank, a->val.shape));
-    case DT_OP_TRANSPOSE:
+    case DT_AD_TRANSPOSE:
       return give(pass, a, dt__prim_transpose(site, g));
-    case DT_OP_COPY_SLICE: /* dt_cat */
+    case DT_AD_CAT: /* dt_cat */
       return grad_cat(pass, n, g);
-    case DT_OP_WHERE:
+    case DT_AD_WHERE:
       return grad_where(pass, n, g);
-    case DT_OP_MSE:
+    case DT_AD_MSE:
       return grad_mse(pass, n, g);
-    case DT_AD_OP_TO_DEVICE:
+    case DT_AD_TO_DEVICE:
       if (dt_device_equal(g->device, a->val.device))
         return give(pass, a, view_as(site, g, g->rank, g->shape));
       return give(pass, a, dt__prim_copy_to(site, g, a->val.device));
-    default:
-      dt__fail(site, DT_ERR_INVALID_ARGUMENT, "No gradient is defined for operation %d", n->op);
-      return -1;
+    case DT_AD_GREATER: /* bool results are never recorded */
+    case DT_AD_LEAF:    /* a leaf keeps its gradient; nothing flows further */
+      return 0;
   }
+  dt__fail(site, DT_ERR_INVALID_ARGUMENT, "No gradient is defined for operation %d", (int)n->op);
+  return -1;
 }
 
 /* ---- backward ---- */
@@ -614,18 +628,6 @@ done:
 
 /* ---- public entry points ---- */
 
-/* The object of a live autodiff handle; NULL after recording invalid-argument or
-   autodiff-expected. */
-static dt_tensor *need_autodiff(const dt_site *site, const dt_tensor *h) {
-  dt_tensor *t = dt__resolve(site, h, "The tensor");
-  if (t == NULL || t->device.autodiff) return t;
-  char dev[64];
-  dt_device_name(t->device, dev, sizeof dev);
-  dt__fail(site, DT_ERR_AUTODIFF_EXPECTED, "Expected autodiff-wrapped %s tensor, got %s",
-           dt__kind_name(t->kind), dev);
-  return NULL;
-}
-
 /* A successful call's result: DT_OK, and the caller's handle on r. */
 static dt_tensor *handed_out(dt_tensor *r) {
   if (r == NULL) return NULL;
@@ -633,73 +635,18 @@ static dt_tensor *handed_out(dt_tensor *r) {
   return dt__handle_of(r);
 }
 
-static dt_status need_float(const dt_site *site, const dt_tensor *t, const char *what) {
-  if (t->kind == DT_FLOAT) return DT_OK;
-  char tag[96];
-  dt__tag_string(t, tag, sizeof tag);
-  return dt__fail(site, DT_ERR_KIND_MISMATCH, "%s needs a float tensor (got %s)", what, tag);
-}
-
-/* dt_from_inner's failure, with both tags named (formatted only when failing). */
-static dt_tensor *from_inner_fail(const dt_site *site, dt_status st, dt_device ad,
-                                  const dt_tensor *inner) {
-  char want[64], got[64];
-  dt_device_name(ad, want, sizeof want);
-  dt_device_name(inner->device, got, sizeof got);
-  switch (st) {
-    case DT_ERR_INVALID_ARGUMENT:
-      dt__fail(site, st, "Invalid device %s (unknown backend or negative ordinal)", want);
-      break;
-    case DT_ERR_AUTODIFF_NESTED:
-      dt__fail(site, st, "Autodiff should not wrap an autodiff tensor (got %s for %s)", got, want);
-      break;
-    case DT_ERR_AUTODIFF_EXPECTED:
-      dt__fail(site, st, "Expected an autodiff device to wrap the tensor in, got %s", want);
-      break;
-    case DT_ERR_AUTODIFF_INNER_BACKEND:
-      dt_device_name(dt_inner_device(ad), want, sizeof want);
-      dt__fail(site, st, "Autodiff %s tensor is on the wrong backend (expected %s, got %s)",
-               dt__kind_name(inner->kind), want, got);
-      break;
-    case DT_ERR_DEVICE_MISMATCH:
-      dt_device_name(dt_inner_device(ad), want, sizeof want);
-      dt__fail(site, st, "Input tensor is on the wrong device (expected %s, got %s)", want, got);
-      break;
-    case DT_OK:
-    case DT_ERR_BACKEND_MISMATCH:
-    case DT_ERR_KIND_MISMATCH:
-    case DT_ERR_BACKEND_UNAVAILABLE:
-    case DT_ERR_SHAPE:
-    case DT_ERR_OUT_OF_MEMORY:
-    case DT_ERR_DEVICE:
-      dt__fail(site, st, "Cannot wrap %s in %s", got, want);
-      break;
-  }
-  return NULL;
-}
-
 dt_tensor *dt_from_inner_at(DT_SITE_PARAMS, dt_device ad, dt_tensor *inner_handle) {
   dt_site site = {dt_file_, dt_line_, "dt_from_inner"};
   const dt_tensor *inner = dt__resolve(&site, inner_handle, "The inner tensor");
   if (inner == NULL) return NULL;
-  /* SPEC §4's precedence: invalid arguments, autodiff-nested, autodiff-expected,
-     autodiff-inner-backend, device-mismatch. */
-  dt_device expect = dt_inner_device(ad);
-  if (!dt__device_valid(ad))
-    return from_inner_fail(&site, DT_ERR_INVALID_ARGUMENT, ad, inner);
-  if (inner->device.autodiff) return from_inner_fail(&site, DT_ERR_AUTODIFF_NESTED, ad, inner);
-  if (!ad.autodiff) return from_inner_fail(&site, DT_ERR_AUTODIFF_EXPECTED, ad, inner);
-  if (inner->device.backend != expect.backend)
-    return from_inner_fail(&site, DT_ERR_AUTODIFF_INNER_BACKEND, ad, inner);
-  if (inner->device.ordinal != expect.ordinal)
-    return from_inner_fail(&site, DT_ERR_DEVICE_MISMATCH, ad, inner);
+  if (dt__check_wraps(&site, ad, inner) != DT_OK) return NULL;
   return handed_out(dt__tensor_view(&site, inner, ad, inner->rank, inner->shape));
 }
 dt_tensor *dt_from_inner(dt_device ad, dt_tensor *inner) { return dt_from_inner_at(NULL, 0, ad, inner); }
 
 dt_tensor *dt_inner_at(DT_SITE_PARAMS, const dt_tensor *h) {
   dt_site site = {dt_file_, dt_line_, "dt_inner"};
-  const dt_tensor *t = need_autodiff(&site, h);
+  const dt_tensor *t = dt__check_autodiff_required(&site, h);
   if (t == NULL) return NULL;
   return handed_out(dt__tensor_view(&site, t, dt_inner_device(t->device), t->rank, t->shape));
 }
@@ -707,9 +654,10 @@ dt_tensor *dt_inner(const dt_tensor *t) { return dt_inner_at(NULL, 0, t); }
 
 dt_tensor *dt_require_grad_at(DT_SITE_PARAMS, dt_tensor *h) {
   dt_site site = {dt_file_, dt_line_, "dt_require_grad"};
-  dt_tensor *t = need_autodiff(&site, h);
-  if (t == NULL || need_float(&site, t, "dt_require_grad") != DT_OK) return NULL;
-  if (t->node == NULL || t->node->op != AD_LEAF) {
+  dt_tensor *t = dt__check_autodiff_required(&site, h);
+  if (t == NULL || dt__check_kinds(&site, 1, (const dt_tensor *const *)&t, DT_KINDS_FLOAT) != DT_OK)
+    return NULL;
+  if (t->node == NULL || t->node->op != DT_AD_LEAF) {
     /* A new leaf; a tensor that had a history is cut from it (it becomes trainable itself). */
     dt_ad_node *n = node_new(&site, 0);
     if (n == NULL) return NULL;
@@ -734,9 +682,9 @@ dt_tensor *dt_detach(const dt_tensor *t) { return dt_detach_at(NULL, 0, t); }
 
 int dt_backward_at(DT_SITE_PARAMS, dt_tensor *h) {
   dt_site site = {dt_file_, dt_line_, "dt_backward"};
-  const dt_tensor *loss = need_autodiff(&site, h);
+  const dt_tensor *loss = dt__check_autodiff_required(&site, h);
   if (loss == NULL) return (int)dt_last_status();
-  dt_status st = need_float(&site, loss, "dt_backward");
+  dt_status st = dt__check_kinds(&site, 1, &loss, DT_KINDS_FLOAT);
   if (st == DT_OK && loss->numel != 1)
     st = dt__fail(&site, DT_ERR_SHAPE,
                   "The loss must have exactly one element (got %lld elements of rank %d)",
@@ -749,7 +697,7 @@ int dt_backward(dt_tensor *loss) { return dt_backward_at(NULL, 0, loss); }
 
 dt_tensor *dt_grad_at(DT_SITE_PARAMS, const dt_tensor *h) {
   dt_site site = {dt_file_, dt_line_, "dt_grad"};
-  const dt_tensor *t = need_autodiff(&site, h);
+  const dt_tensor *t = dt__check_autodiff_required(&site, h);
   if (t == NULL) return NULL;
   dt_tensor *r = NULL;
   dt_ad_node *n = t->node;

@@ -33,14 +33,8 @@ dt_device dt_sim(int ordinal) { return (dt_device){DT_BACKEND_SIM, ordinal, 0}; 
 dt_device dt_cuda(int ordinal) { return (dt_device){DT_BACKEND_CUDA, ordinal, 0}; }
 
 dt_device dt_autodiff_at(DT_SITE_PARAMS, dt_device inner) {
-  if (inner.autodiff) {
-    char name[64];
-    dt_device_name(inner, name, sizeof name);
-    dt_site site = {dt_file_, dt_line_, "dt_autodiff"};
-    dt__fail(&site, DT_ERR_AUTODIFF_NESTED, "Autodiff should not wrap an autodiff device (got %s)",
-             name);
-    return inner;
-  }
+  dt_site site = {dt_file_, dt_line_, "dt_autodiff"};
+  if (dt__check_plain_device(&site, inner) != DT_OK) return inner;
   dt__ok();
   inner.autodiff = 1;
   return inner;
@@ -167,15 +161,14 @@ const dt_backend_iface *dt__backend_for(const dt_site *site, dt_device d) {
   const dt_registry_entry *e = entry_for(d.backend);
   if (e != NULL && e->usable && d.ordinal < e->count)
     return atomic_load_explicit(&e->iface, memory_order_relaxed);
-  dt_device_name(d, name, sizeof name);
-  if (e == NULL) {
-    dt__fail(site, DT_ERR_BACKEND_UNAVAILABLE, "Backend %s is not available on %s: %s",
-             backend_name(d.backend), name,
-             d.backend == DT_BACKEND_CUDA ? g_cuda_why : "not registered");
-  } else if (!e->usable) {
-    dt__fail(site, DT_ERR_BACKEND_UNAVAILABLE, "Backend %s is not available on %s: %s",
-             backend_name(d.backend), name, e->why);
+  if (e == NULL || !e->usable) { /* the allocates check */
+    dt_msg_args a = {0};
+    a.backend = backend_name(d.backend);
+    a.got = d;
+    a.why = e != NULL ? e->why : d.backend == DT_BACKEND_CUDA ? g_cuda_why : "not registered";
+    dt__fail_message(site, DT_MSG_UNAVAILABLE, &a);
   } else {
+    dt_device_name(d, name, sizeof name);
     dt__fail(site, DT_ERR_BACKEND_UNAVAILABLE,
              "Device %s does not exist (backend %s has %d device%s)", name,
              backend_name(d.backend), e->count, e->count == 1 ? "" : "s");

@@ -89,7 +89,28 @@ void dt__report_record(const dt_site *site, dt_status status, const char *messag
 const dt_backend_iface *dt__backend_for(const dt_site *site, dt_device d);
 int dt__device_valid(dt_device d); /* backend in range, ordinal >= 0 */
 
-/* ---- the precheck (check.c): every operation calls it before touching data ---- */
+/* ---- tag-check messages (message.c), from the table shared with rules/dt.json ---- */
+typedef enum dt_message {
+#define DT_MESSAGE(name, status, key, template) name,
+#include "dt/messages.def"
+#undef DT_MESSAGE
+  DT_MSG_COUNT
+} dt_message;
+/* What a template's placeholders are filled with (dt/messages.def says which is which). */
+typedef struct dt_msg_args {
+  dt_device expected, got;    /* {expected} {got} {expected_inner} {got_inner} */
+  dt_kind kind;               /* {kind} */
+  int index;                  /* {index}, 1-based */
+  int n_all;                  /* {kinds}: the kinds of these operands */
+  const dt_tensor *const *all;
+  const char *backend, *why;  /* {backend} {why} */
+} dt_msg_args;
+const char *dt__message_template(dt_message m);
+void dt__message_format(dt_message m, const dt_msg_args *a, char *buf, size_t len);
+/* Records the failure: the template's rule (status) and the filled-in text. */
+dt_status dt__fail_message(const dt_site *site, dt_message m, const dt_msg_args *a);
+
+/* ---- the tag checks (check.c), named like the rules' checks (docs/rules.md) ---- */
 typedef enum dt_kind_rule {
   DT_KINDS_ANY,        /* operands must share one kind, any kind (cat, reshape) */
   DT_KINDS_NUMERIC,    /* share one kind, float or int (add, matmul, neg, relu, sum, greater) */
@@ -107,6 +128,17 @@ dt_status dt__precheck(const dt_site *site, int n, const dt_tensor *const *handl
    allocating on it. */
 dt_status dt__precheck_transfer(const dt_site *site, const dt_tensor *handle, dt_device d,
                                 const dt_tensor **obj);
+/* The checks of the one-operand functions: autodiff_required (dt_inner, dt_grad,
+   dt_require_grad, dt_backward: the object of a live autodiff handle, NULL after recording
+   invalid-argument or autodiff-expected), plain_device (dt_autodiff: autodiff-nested) and
+   wraps (dt_from_inner: autodiff-nested, autodiff-expected, autodiff-inner-backend,
+   device-mismatch, in SPEC §4's order; invalid-argument for an invalid device first). */
+/* The kinds check alone, on resolved objects (after another check of the same call). */
+dt_status dt__check_kinds(const dt_site *site, int n, const dt_tensor *const *objs,
+                          dt_kind_rule kinds);
+dt_tensor *dt__check_autodiff_required(const dt_site *site, const dt_tensor *handle);
+dt_status dt__check_plain_device(const dt_site *site, dt_device d);
+dt_status dt__check_wraps(const dt_site *site, dt_device ad, const dt_tensor *inner);
 
 /* ---- handles (handle.c) ---- */
 /* dt__resolve(site, handle, what) and dt__resolve_fast(handle), inline in handle.h: the object
@@ -192,9 +224,38 @@ typedef struct dt_ad_extra {
    Called by a public operation after computing `out` from `inputs` (whatever their tags):
    when out is an autodiff float tensor and some input is tracked, gives out a graph node that
    remembers op, inputs and what its gradient needs. Returns out, or NULL after recording
-   out-of-memory (out is freed). `op` is a dt_op, or one of the DT_AD_OP_* values below. */
-enum { DT_AD_OP_RESHAPE = DT_OP_COUNT + 1, DT_AD_OP_TO_DEVICE, DT_AD_OP_MEAN, DT_AD_OP_SUM };
-dt_tensor *dt__ad_record(const dt_site *site, int op, dt_tensor *out, int n_inputs,
+   out-of-memory (out is freed). */
+/* What a graph node computed, for its backward step: the backend op it ran (same value as
+   the dt_op, so dt__ad_op_of is the identity), or an operation with no backend op of its
+   own. The backward pass switches on it with no default. */
+typedef enum dt_ad_op {
+  DT_AD_ADD = DT_OP_ADD,
+  DT_AD_SUB = DT_OP_SUB,
+  DT_AD_MUL = DT_OP_MUL,
+  DT_AD_DIV = DT_OP_DIV,
+  DT_AD_GREATER = DT_OP_GREATER, /* bool out: never recorded */
+  DT_AD_WHERE = DT_OP_WHERE,
+  DT_AD_ADD_SCALAR = DT_OP_ADD_SCALAR,
+  DT_AD_MUL_SCALAR = DT_OP_MUL_SCALAR,
+  DT_AD_NEG = DT_OP_NEG,
+  DT_AD_EXP = DT_OP_EXP,
+  DT_AD_LOG = DT_OP_LOG,
+  DT_AD_RELU = DT_OP_RELU,
+  DT_AD_SIGMOID = DT_OP_SIGMOID,
+  DT_AD_TANH = DT_OP_TANH,
+  DT_AD_SUM_DIM = DT_OP_SUM_DIM,
+  DT_AD_MATMUL = DT_OP_MATMUL,
+  DT_AD_TRANSPOSE = DT_OP_TRANSPOSE,
+  DT_AD_CAT = DT_OP_COPY_SLICE,
+  DT_AD_MSE = DT_OP_MSE,
+  DT_AD_LEAF = DT_OP_COUNT + 1, /* a dt_require_grad leaf: nothing to propagate */
+  DT_AD_SUM,
+  DT_AD_MEAN,
+  DT_AD_RESHAPE,
+  DT_AD_TO_DEVICE
+} dt_ad_op;
+static inline dt_ad_op dt__ad_op_of(dt_op op) { return (dt_ad_op)op; }
+dt_tensor *dt__ad_record(const dt_site *site, dt_ad_op op, dt_tensor *out, int n_inputs,
                          const dt_tensor *const *inputs, const dt_ad_extra *extra);
 /* Releases t's node reference (called from dt_free). */
 void dt__ad_release(dt_tensor *t);

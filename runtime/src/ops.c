@@ -9,7 +9,7 @@
 #define SITE(name) dt_site site = {dt_file_, dt_line_, name}
 
 /* The common tail: graph recording for autodiff results, then DT_OK. */
-static dt_tensor *finish(const dt_site *site, int op, dt_tensor *out, int n,
+static dt_tensor *finish(const dt_site *site, dt_ad_op op, dt_tensor *out, int n,
                          const dt_tensor *const *inputs, const dt_ad_extra *extra) {
   if (out == NULL) return NULL;
   if (out->device.autodiff) {
@@ -25,7 +25,7 @@ static dt_tensor *finish(const dt_site *site, int op, dt_tensor *out, int n,
 static dt_tensor *binary(const dt_site *site, dt_op op, const dt_tensor *a, const dt_tensor *b) {
   const dt_tensor *hs[2] = {a, b}, *ts[2];
   if (dt__precheck(site, 2, hs, ts, DT_KINDS_NUMERIC) != DT_OK) return NULL;
-  return finish(site, op, dt__prim_binary(site, op, ts[0], ts[1]), 2, ts, NULL);
+  return finish(site, dt__ad_op_of(op), dt__prim_binary(site, op, ts[0], ts[1]), 2, ts, NULL);
 }
 
 dt_tensor *dt_add_at(DT_SITE_PARAMS, const dt_tensor *a, const dt_tensor *b) {
@@ -65,7 +65,7 @@ dt_tensor *dt_where_at(DT_SITE_PARAMS, const dt_tensor *cond, const dt_tensor *a
   SITE("dt_where");
   const dt_tensor *hs[3] = {cond, a, b}, *ts[3];
   if (dt__precheck(&site, 3, hs, ts, DT_KINDS_WHERE) != DT_OK) return NULL;
-  return finish(&site, DT_OP_WHERE, dt__prim_where(&site, ts[0], ts[1], ts[2]), 3, ts, NULL);
+  return finish(&site, DT_AD_WHERE, dt__prim_where(&site, ts[0], ts[1], ts[2]), 3, ts, NULL);
 }
 dt_tensor *dt_where(const dt_tensor *cond, const dt_tensor *a, const dt_tensor *b) {
   return dt_where_at(NULL, 0, cond, a, b);
@@ -75,7 +75,7 @@ dt_tensor *dt_matmul_at(DT_SITE_PARAMS, const dt_tensor *a, const dt_tensor *b) 
   SITE("dt_matmul");
   const dt_tensor *hs[2] = {a, b}, *ts[2];
   if (dt__precheck(&site, 2, hs, ts, DT_KINDS_NUMERIC) != DT_OK) return NULL;
-  return finish(&site, DT_OP_MATMUL, dt__prim_matmul(&site, ts[0], ts[1]), 2, ts, NULL);
+  return finish(&site, DT_AD_MATMUL, dt__prim_matmul(&site, ts[0], ts[1]), 2, ts, NULL);
 }
 dt_tensor *dt_matmul(const dt_tensor *a, const dt_tensor *b) { return dt_matmul_at(NULL, 0, a, b); }
 
@@ -83,7 +83,7 @@ dt_tensor *dt_mse_loss_at(DT_SITE_PARAMS, const dt_tensor *pred, const dt_tensor
   SITE("dt_mse_loss");
   const dt_tensor *hs[2] = {pred, target}, *ts[2];
   if (dt__precheck(&site, 2, hs, ts, DT_KINDS_FLOAT) != DT_OK) return NULL;
-  return finish(&site, DT_OP_MSE, dt__prim_mse(&site, ts[0], ts[1]), 2, ts, NULL);
+  return finish(&site, DT_AD_MSE, dt__prim_mse(&site, ts[0], ts[1]), 2, ts, NULL);
 }
 dt_tensor *dt_mse_loss(const dt_tensor *pred, const dt_tensor *target) {
   return dt_mse_loss_at(NULL, 0, pred, target);
@@ -95,7 +95,7 @@ static dt_tensor *scalar(const dt_site *site, dt_op op, const dt_tensor *h, floa
   const dt_tensor *a;
   if (dt__precheck(site, 1, &h, &a, DT_KINDS_NUMERIC) != DT_OK) return NULL;
   const dt_ad_extra extra = {.scalar = s};
-  return finish(site, op, dt__prim_scalar(site, op, a, s), 1, &a, &extra);
+  return finish(site, dt__ad_op_of(op), dt__prim_scalar(site, op, a, s), 1, &a, &extra);
 }
 
 dt_tensor *dt_add_scalar_at(DT_SITE_PARAMS, const dt_tensor *a, float s) {
@@ -113,7 +113,7 @@ dt_tensor *dt_mul_scalar(const dt_tensor *a, float s) { return dt_mul_scalar_at(
 static dt_tensor *unary(const dt_site *site, dt_op op, const dt_tensor *h, dt_kind_rule kinds) {
   const dt_tensor *a;
   if (dt__precheck(site, 1, &h, &a, kinds) != DT_OK) return NULL;
-  return finish(site, op, dt__prim_unary(site, op, a), 1, &a, NULL);
+  return finish(site, dt__ad_op_of(op), dt__prim_unary(site, op, a), 1, &a, NULL);
 }
 
 dt_tensor *dt_neg_at(DT_SITE_PARAMS, const dt_tensor *a) {
@@ -158,7 +158,7 @@ dt_tensor *dt_sum_at(DT_SITE_PARAMS, const dt_tensor *h) {
   SITE("dt_sum");
   const dt_tensor *a;
   if (dt__precheck(&site, 1, &h, &a, DT_KINDS_NUMERIC) != DT_OK) return NULL;
-  return finish(&site, DT_AD_OP_SUM, dt__prim_sum(&site, a, 1.0f), 1, &a, NULL);
+  return finish(&site, DT_AD_SUM, dt__prim_sum(&site, a, 1.0f), 1, &a, NULL);
 }
 dt_tensor *dt_sum(const dt_tensor *a) { return dt_sum_at(NULL, 0, a); }
 
@@ -166,7 +166,7 @@ dt_tensor *dt_mean_at(DT_SITE_PARAMS, const dt_tensor *h) {
   SITE("dt_mean");
   const dt_tensor *a;
   if (dt__precheck(&site, 1, &h, &a, DT_KINDS_FLOAT) != DT_OK) return NULL;
-  return finish(&site, DT_AD_OP_MEAN, dt__prim_sum(&site, a, 1.0f / (float)a->numel), 1, &a, NULL);
+  return finish(&site, DT_AD_MEAN, dt__prim_sum(&site, a, 1.0f / (float)a->numel), 1, &a, NULL);
 }
 dt_tensor *dt_mean(const dt_tensor *a) { return dt_mean_at(NULL, 0, a); }
 
@@ -176,7 +176,7 @@ dt_tensor *dt_sum_dim_at(DT_SITE_PARAMS, const dt_tensor *h, int axis) {
   if (dt__precheck(&site, 1, &h, &a, DT_KINDS_NUMERIC) != DT_OK) return NULL;
   dt_tensor *out = dt__prim_sum_dim(&site, a, axis, 0);
   const dt_ad_extra extra = {.axis = axis < 0 ? axis + a->rank : axis};
-  return finish(&site, DT_OP_SUM_DIM, out, 1, &a, &extra);
+  return finish(&site, DT_AD_SUM_DIM, out, 1, &a, &extra);
 }
 dt_tensor *dt_sum_dim(const dt_tensor *a, int axis) { return dt_sum_dim_at(NULL, 0, a, axis); }
 
@@ -193,7 +193,7 @@ dt_tensor *dt_reshape_at(DT_SITE_PARAMS, const dt_tensor *h, int rank, const int
              (long long)a->numel, (long long)numel);
     return NULL;
   }
-  return finish(&site, DT_AD_OP_RESHAPE, dt__tensor_view(&site, a, a->device, rank, shape), 1, &a,
+  return finish(&site, DT_AD_RESHAPE, dt__tensor_view(&site, a, a->device, rank, shape), 1, &a,
                 NULL);
 }
 dt_tensor *dt_reshape(const dt_tensor *a, int rank, const int64_t *shape) {
@@ -204,7 +204,7 @@ dt_tensor *dt_transpose_at(DT_SITE_PARAMS, const dt_tensor *h) {
   SITE("dt_transpose");
   const dt_tensor *a;
   if (dt__precheck(&site, 1, &h, &a, DT_KINDS_ANY) != DT_OK) return NULL;
-  return finish(&site, DT_OP_TRANSPOSE, dt__prim_transpose(&site, a), 1, &a, NULL);
+  return finish(&site, DT_AD_TRANSPOSE, dt__prim_transpose(&site, a), 1, &a, NULL);
 }
 dt_tensor *dt_transpose(const dt_tensor *a) { return dt_transpose_at(NULL, 0, a); }
 
@@ -223,7 +223,7 @@ dt_tensor *dt_cat_at(DT_SITE_PARAMS, int n, dt_tensor *const *ts, int axis) {
   if (dt__precheck(&site, n, (const dt_tensor *const *)ts, in, DT_KINDS_ANY) == DT_OK) {
     dt_tensor *out = dt__prim_cat(&site, n, in, axis);
     const dt_ad_extra extra = {.axis = axis < 0 ? axis + in[0]->rank : axis, .n_inputs = n};
-    r = finish(&site, DT_OP_COPY_SLICE, out, n, in, &extra);
+    r = finish(&site, DT_AD_CAT, out, n, in, &extra);
   }
   if (in != small) free(in);
   return r;
@@ -236,6 +236,6 @@ dt_tensor *dt_to_device_at(DT_SITE_PARAMS, const dt_tensor *h, dt_device d) {
   SITE("dt_to_device");
   const dt_tensor *t;
   if (dt__precheck_transfer(&site, h, d, &t) != DT_OK) return NULL;
-  return finish(&site, DT_AD_OP_TO_DEVICE, dt__prim_copy_to(&site, t, d), 1, &t, NULL);
+  return finish(&site, DT_AD_TO_DEVICE, dt__prim_copy_to(&site, t, d), 1, &t, NULL);
 }
 dt_tensor *dt_to_device(const dt_tensor *t, dt_device d) { return dt_to_device_at(NULL, 0, t, d); }

@@ -212,3 +212,20 @@ void hx_assert_out_has(const hx_result *r, const char *text) {
     fail_msg("stdout lacks \"%s\"", text);
   }
 }
+
+int hx_fixture_setup(void **state) {
+  hx_fixture *fx = calloc(1, sizeof *fx);
+  if (!fx) return -1;
+  hx_mkdtemp(fx->dir);
+  fx->inc = hx_fmt("-I%s", hx_runtime_include());
+  *state = fx;
+  return 0;
+}
+
+int hx_fixture_teardown(void **state) {
+  hx_fixture *fx = *state;
+  hx_rmtree(fx->dir);
+  free(fx->inc);
+  free(fx);
+  return 0;
+}

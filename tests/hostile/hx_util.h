@@ -56,6 +56,15 @@ void hx_assert_status(const hx_result *r, int status);
 void hx_assert_err_has(const hx_result *r, const char *text);
 void hx_assert_out_has(const hx_result *r, const char *text);
 
+/* The fixture of the tests that write sources into a fresh folder (cmocka setup and teardown):
+   the folder, and -I<runtime/include> for the compile arguments. */
+typedef struct hx_fixture {
+  char dir[256];
+  char *inc;
+} hx_fixture;
+int hx_fixture_setup(void **state);
+int hx_fixture_teardown(void **state);
+
 /* Paths compiled in by tests/hostile/CMakeLists.txt. */
 const char *hx_tagcheck_path(void);
 const char *hx_runtime_include(void);

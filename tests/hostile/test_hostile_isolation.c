@@ -23,26 +23,7 @@
   "  dt_free(dt_add(a, s));\n"                                                   \
   "}\n"
 
-typedef struct fixture {
-  char dir[256];
-  char *inc;
-} fixture;
-
-static int setup(void **state) {
-  fixture *fx = calloc(1, sizeof *fx);
-  hx_mkdtemp(fx->dir);
-  fx->inc = hx_fmt("-I%s", hx_runtime_include());
-  *state = fx;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fixture *fx = *state;
-  hx_rmtree(fx->dir);
-  free(fx->inc);
-  free(fx);
-  return 0;
-}
+typedef hx_fixture fixture;
 
 /* A source of `head`, then `unit` repeated n times, then `tail` (heap). */
 static char *repeat(const char *head, const char *unit, size_t n, const char *tail) {
@@ -319,14 +300,14 @@ static void test_output_replaced_atomically(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_deep_unary_crashes_only_its_unit, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_deep_chains, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_unit_timeout, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_cache_missing_header_appears, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_cache_header_shadowed_earlier_on_path, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_cache_cpath, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_cache_rules_from_pipe, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_output_replaced_atomically, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_deep_unary_crashes_only_its_unit, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_deep_chains, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_unit_timeout, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_cache_missing_header_appears, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_cache_header_shadowed_earlier_on_path, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_cache_cpath, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_cache_rules_from_pipe, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_output_replaced_atomically, hx_fixture_setup, hx_fixture_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

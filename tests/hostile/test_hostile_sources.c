@@ -42,26 +42,7 @@ static void put_n(gen *g, const char *text, size_t times) {
   "  dt_tensor *a = dt_ones(dt_cpu(), DT_FLOAT, 0, 0);\n"                        \
   "  dt_tensor *s = dt_ones(dt_sim(0), DT_FLOAT, 0, 0);\n"
 
-typedef struct fixture {
-  char dir[256];
-  char *inc; /* -I<runtime/include> */
-} fixture;
-
-static int setup(void **state) {
-  fixture *fx = calloc(1, sizeof *fx);
-  hx_mkdtemp(fx->dir);
-  fx->inc = hx_fmt("-I%s", hx_runtime_include());
-  *state = fx;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fixture *fx = *state;
-  hx_rmtree(fx->dir);
-  free(fx->inc);
-  free(fx);
-  return 0;
-}
+typedef hx_fixture fixture;
 
 /* Writes name with g's text and analyzes it alone (text format). */
 static void analyze(fixture *fx, const char *name, gen *g, hx_result *r) {
@@ -473,18 +454,18 @@ static void test_empty_binary_missing_sources(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_megabyte_line, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_parentheses_thousands_deep, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_braces_thousands_deep, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_statements_thousands_deep, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_expression_chain, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_function_of_20000_statements, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_self_including_headers, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_units_with_compile_errors, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_odd_paths, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_control_characters_in_sources, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_suppression_only_in_comments, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_empty_binary_missing_sources, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_megabyte_line, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_parentheses_thousands_deep, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_braces_thousands_deep, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_statements_thousands_deep, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_expression_chain, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_function_of_20000_statements, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_self_including_headers, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_units_with_compile_errors, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_odd_paths, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_control_characters_in_sources, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_suppression_only_in_comments, hx_fixture_setup, hx_fixture_teardown),
+      cmocka_unit_test_setup_teardown(test_empty_binary_missing_sources, hx_fixture_setup, hx_fixture_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

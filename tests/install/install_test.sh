@@ -13,7 +13,7 @@ trap 'rm -rf "$TMP"' EXIT
 PREFIX=$TMP/prefix
 
 cmake --install "$BUILD_DIR" --prefix "$PREFIX" --component dt >/dev/null
-for f in include/dt/dt.h include/dt/backend.h include/dt/rules.def include/dt/fingerprint.h; do
+for f in include/dt/dt.h include/dt/backend.h include/dt/rules.def include/dt/fingerprint.h include/dt/bytes.h include/dt/messages.def; do
   [ -f "$PREFIX/$f" ] || { echo "missing $f in the installed tree"; exit 1; }
 done
 PC=$(find "$PREFIX" -name dt.pc | head -n 1)

@@ -86,6 +86,13 @@ const char *lsp_workspace_path(lsp_workspace *ws, const char *name, char *buf, s
   return buf;
 }
 
+int lsp_workspace_one(lsp_workspace *ws, const char *name, char *path, size_t n) {
+  const char *files[] = {name, NULL};
+  if (lsp_workspace_create(ws, files, ".") != 0) return -1;
+  lsp_workspace_path(ws, name, path, n);
+  return 0;
+}
+
 /* UTF-16 code units in the first n bytes of s, counted the simple way: every byte that does not
    continue a sequence starts a character, and 4-byte ones are surrogate pairs. */
 static unsigned utf16_column(const char *s, size_t n) {

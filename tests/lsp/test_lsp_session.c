@@ -241,39 +241,52 @@ static void test_exit_codes(void **state) {
   lsp_client_free(&c);
 }
 
+/* label_backend_bug.c in a workspace of its own: its path and URI, its text, and the text with
+   the bug fixed (the accumulator made on the right device). */
+typedef struct bug_doc {
+  lsp_workspace ws;
+  char path[512];
+  char *uri, *buggy, *fixed;
+} bug_doc;
+
+static void bug_doc_open(bug_doc *d) {
+  assert_int_equal(lsp_workspace_one(&d->ws, "label_backend_bug.c", d->path, sizeof d->path), 0);
+  d->uri = uri_of(d->path);
+  d->buggy = lsp_read_file(d->path, NULL);
+  d->fixed = replace(d->buggy, "dt_zeros(dt_cpu(),", "dt_zeros(acc,");
+}
+
+static void bug_doc_close(bug_doc *d) {
+  free(d->fixed);
+  free(d->buggy);
+  free(d->uri);
+  lsp_workspace_remove(&d->ws);
+}
+
 static void test_diagnostics_follow_unsaved_text(void **state) {
   (void)state;
-  lsp_workspace ws;
-  const char *files[] = {"label_backend_bug.c", NULL};
-  assert_int_equal(lsp_workspace_create(&ws, files, "."), 0);
-  char path[512];
-  lsp_workspace_path(&ws, "label_backend_bug.c", path, sizeof path);
-  char *uri = uri_of(path);
-  char *buggy = lsp_read_file(path, NULL);
-  char *fixed = replace(buggy, "dt_zeros(dt_cpu(),", "dt_zeros(acc,");
+  bug_doc doc;
+  bug_doc_open(&doc);
 
   lsp_client c;
-  start(&c, ws.dir, NULL); /* no -p: compile_commands.json is found next to the file */
+  start(&c, doc.ws.dir, NULL); /* no -p: compile_commands.json is found next to the file */
   initialize(&c, 1, 0);
-  did_open(&c, uri, buggy, 1);
-  const cJSON *d = diagnostics_of(publication(&c, uri, 1));
+  did_open(&c, doc.uri, doc.buggy, 1);
+  const cJSON *d = diagnostics_of(publication(&c, doc.uri, 1));
   assert_int_equal(cJSON_GetArraySize(d), 1);
-  assert_expected(cJSON_GetArrayItem(d, 0), path, "backend-mismatch", 0);
+  assert_expected(cJSON_GetArrayItem(d, 0), doc.path, "backend-mismatch", 0);
 
-  did_change(&c, uri, fixed, 2); /* the file on disk keeps the bug */
-  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, 2))), 0);
-  did_change(&c, uri, buggy, 3);
-  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, 3))), 1);
-  did_close(&c, uri);
-  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, -1))), 0);
+  did_change(&c, doc.uri, doc.fixed, 2); /* the file on disk keeps the bug */
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, doc.uri, 2))), 0);
+  did_change(&c, doc.uri, doc.buggy, 3);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, doc.uri, 3))), 1);
+  did_close(&c, doc.uri);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, doc.uri, -1))), 0);
   assert_int_equal(lsp_client_count(&c, "window/showMessage", NULL), 0); /* had a command */
   shutdown_and_exit(&c, 9);
 
   lsp_client_free(&c);
-  free(fixed);
-  free(buggy);
-  free(uri);
-  lsp_workspace_remove(&ws);
+  bug_doc_close(&doc);
 }
 
 /* A text that crashes libclang (2,000 unary minus signs) costs that analysis only: the server
@@ -281,10 +294,8 @@ static void test_diagnostics_follow_unsaved_text(void **state) {
 static void test_crashing_text_server_survives(void **state) {
   (void)state;
   lsp_workspace ws;
-  const char *files[] = {"label_backend_bug.c", NULL};
-  assert_int_equal(lsp_workspace_create(&ws, files, "."), 0);
   char path[512];
-  lsp_workspace_path(&ws, "label_backend_bug.c", path, sizeof path);
+  assert_int_equal(lsp_workspace_one(&ws, "label_backend_bug.c", path, sizeof path), 0);
   char *uri = uri_of(path);
   char *buggy = lsp_read_file(path, NULL);
   size_t n = 2000;
@@ -381,27 +392,21 @@ static void test_whole_program_of_the_document(void **state) {
 
 static void test_debounce_analyzes_latest_only(void **state) {
   (void)state;
-  lsp_workspace ws;
-  const char *files[] = {"label_backend_bug.c", NULL};
-  assert_int_equal(lsp_workspace_create(&ws, files, "."), 0);
-  char path[512];
-  lsp_workspace_path(&ws, "label_backend_bug.c", path, sizeof path);
-  char *uri = uri_of(path);
-  char *buggy = lsp_read_file(path, NULL);
-  char *fixed = replace(buggy, "dt_zeros(dt_cpu(),", "dt_zeros(acc,");
+  bug_doc doc;
+  bug_doc_open(&doc);
 
   lsp_client c;
-  start(&c, ws.dir, NULL);
+  start(&c, doc.ws.dir, NULL);
   /* A long quiet period, so that a loaded machine cannot split the burst below. */
   initialize_with(&c, 1, 0, 1500);
-  did_open(&c, uri, fixed, 1);
-  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, 1))), 0);
+  did_open(&c, doc.uri, doc.fixed, 1);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, doc.uri, 1))), 0);
   /* A burst of typing: versions 2..21, alternating; the last one has the bug. */
   for (int v = 2; v <= 21; v++) {
-    did_change(&c, uri, v % 2 ? buggy : fixed, v);
+    did_change(&c, doc.uri, v % 2 ? doc.buggy : doc.fixed, v);
     nanosleep(&(struct timespec){0, 50 * 1000000}, NULL); /* typing speed: 20 keys a second */
   }
-  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, 21))), 1);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, doc.uri, 21))), 1);
   int intermediate = 0;
   const cJSON *m;
   cJSON_ArrayForEach(m, c.seen) {
@@ -415,10 +420,7 @@ static void test_debounce_analyzes_latest_only(void **state) {
   shutdown_and_exit(&c, 2);
 
   lsp_client_free(&c);
-  free(fixed);
-  free(buggy);
-  free(uri);
-  lsp_workspace_remove(&ws);
+  bug_doc_close(&doc);
 }
 
 static void test_header_findings_and_build_folder(void **state) {

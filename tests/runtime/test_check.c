@@ -79,12 +79,13 @@ static void test_kind_mismatch(void **state) {
   dt_tensor *b = dt_greater(f, f);
   assert_non_null(b);
   assert_int_equal(dt_kind_of(b), DT_BOOL);
-  rt_assert_failed(dt_add(f, i), DT_ERR_KIND_MISMATCH, "dt_add", "float cpu", "int cpu", NULL);
+  rt_assert_failed(dt_add(f, i), DT_ERR_KIND_MISMATCH, "dt_add",
+                   "Tensor kinds not accepted together (float and int)", NULL);
   rt_assert_failed(dt_add(b, b), DT_ERR_KIND_MISMATCH, "bool", NULL);
   rt_assert_failed(dt_matmul(b, b), DT_ERR_KIND_MISMATCH, "dt_matmul", NULL);
   rt_assert_failed(dt_neg(b), DT_ERR_KIND_MISMATCH, "dt_neg", NULL);
   rt_assert_failed(dt_sum(b), DT_ERR_KIND_MISMATCH, "dt_sum", NULL);
-  rt_assert_failed(dt_exp(i), DT_ERR_KIND_MISMATCH, "dt_exp", "int cpu", NULL);
+  rt_assert_failed(dt_exp(i), DT_ERR_KIND_MISMATCH, "dt_exp", "(int)", NULL);
   rt_assert_failed(dt_log(i), DT_ERR_KIND_MISMATCH, "dt_log", NULL);
   rt_assert_failed(dt_sigmoid(i), DT_ERR_KIND_MISMATCH, NULL);
   rt_assert_failed(dt_tanh(i), DT_ERR_KIND_MISMATCH, NULL);
@@ -93,7 +94,8 @@ static void test_kind_mismatch(void **state) {
   rt_assert_failed(dt_greater(f, i), DT_ERR_KIND_MISMATCH, NULL);
   rt_assert_failed(dt_greater(b, b), DT_ERR_KIND_MISMATCH, NULL);
   rt_assert_failed(dt_add_scalar(b, 1.0f), DT_ERR_KIND_MISMATCH, NULL);
-  rt_assert_failed(dt_where(f, f, f), DT_ERR_KIND_MISMATCH, "dt_where", "condition", NULL);
+  rt_assert_failed(dt_where(f, f, f), DT_ERR_KIND_MISMATCH, "dt_where",
+                   "(float, float and float)", NULL);
   rt_assert_failed(dt_where(b, f, i), DT_ERR_KIND_MISMATCH, NULL);
   dt_tensor *mixed[] = {f, i};
   rt_assert_failed(dt_cat(2, mixed, 0), DT_ERR_KIND_MISMATCH, "dt_cat", NULL);

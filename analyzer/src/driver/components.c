@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
+#include "util/bytes.h"
 
 typedef struct sym_slot {
   const char *name; /* borrowed from a unit's string table; NULL: empty */
@@ -23,12 +24,6 @@ typedef struct comp_ctx {
   size_t cap; /* of each table (a power of two) */
   int oom;
 } comp_ctx;
-
-static uint64_t str_hash(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
-}
 
 static size_t find(comp_ctx *c, size_t u) {
   while (c->parent[u] != u) {
@@ -50,7 +45,7 @@ static void unite(comp_ctx *c, size_t a, size_t b) {
 
 /* The slot of name in table t (an empty one when absent), or NULL when the table is full. */
 static sym_slot *lookup(comp_ctx *c, sym_slot *t, const char *name) {
-  uint64_t h = str_hash(name);
+  uint64_t h = tc_fnv64_str(name);
   for (size_t i = 0; i < c->cap; i++) {
     sym_slot *s = &t[(h + i) & (c->cap - 1)];
     if (!s->name || (s->hash == h && strcmp(s->name, name) == 0)) {

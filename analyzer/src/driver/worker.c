@@ -43,16 +43,18 @@ tc_worker *tc_worker_new(const char *exe) {
   return w;
 }
 
-/* Ends the process: closing its input makes an idle worker exit; kill covers a busy one. */
-static void stop(tc_worker *w, int force) {
-  if (!w->pid) return;
+/* Ends the process: closing its input makes an idle worker exit; kill covers a busy one.
+   Returns its wait status (0 when there was none). */
+static int stop(tc_worker *w, int force) {
+  if (!w->pid) return 0;
   close(w->fd);
   w->fd = -1;
   if (force) kill(w->pid, SIGKILL);
-  int st;
+  int st = 0;
   while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR) {
   }
   w->pid = 0;
+  return st;
 }
 
 void tc_worker_free(tc_worker *w) {
@@ -237,13 +239,7 @@ int tc_worker_parse(tc_worker *w, const tc_compile_cmd *cmd, const tc_unsaved_fi
       snprintf(why, sizeof why,
                "parsing ran past --unit-timeout %g s and was stopped (not analyzed)", timeout_s);
     } else {
-      close(w->fd);
-      w->fd = -1;
-      int st = 0;
-      if (got < 0) kill(w->pid, SIGKILL);
-      while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR) {
-      }
-      w->pid = 0;
+      int st = stop(w, got < 0);
       tc_describe_exit(why, sizeof why, "the parser", st);
     }
     rc = fail_with(out, why);

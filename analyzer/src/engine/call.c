@@ -102,6 +102,7 @@ void call_unknown(frame *f, astate *s, const tc_insn *in) {
       mem_write_targets(e, s, &dt, &top);
     }
   }
+  flow_check_touches(f, s);
 }
 
 /* ---- which globals a function can name ---- */
@@ -443,6 +444,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
   state_release(e, &s);
   frame_clear(e, &entry, callee, inst);
   bind_params(f, &entry, in, callee, inst);
+  flow_check_touches(f, &entry); /* the arguments' reads, before the callee runs */
 
   keybuf k = {0};
   build_key(e, &entry, callee, inst, &k);
@@ -549,6 +551,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     x.merged = entry.merged | me->merged;
     x.decorrelated = entry.decorrelated | me->decorrelated;
     post_return(f, &x, in, callee, inst);
+    flow_check_touches(f, &x);
     slist_push(e, out, x);
   }
   state_release(e, &entry);
@@ -586,6 +589,7 @@ void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
   if (api) {
     touch_args(f, &s, in);
     api_call(f, &s, in, api);
+    flow_check_touches(f, &s);
     slist_push(e, out, s);
     return;
   }

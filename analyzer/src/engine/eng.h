@@ -4,8 +4,9 @@
  *                      slots, heap objects, unknown external objects) and their fields/elements;
  *   values (value.c)   what a place holds: ints, symbols, addresses, tensor tags, availability
  *                      tests, with provenance (where a tag came from) for messages;
- *   states (store.c)   a persistent copy-on-write map from location to value, plus what the
- *                      path knows about backend availability;
+ *   store (store.c)    a persistent copy-on-write map from location to value (a pure map);
+ *   states (state.c)   a path's store plus what it knows about backend availability: copy,
+ *                      equality, join, distance, diffs (above the memory model);
  *   memory (mem.c)     reading and writing places through IR paths;
  *   flow (flow.c)      one function's fixpoint over disjunctive states;
  *   calls (call.c)     user functions (memoized per entry state), unknown functions;
@@ -218,7 +219,7 @@ int av_same(const aval *a, const aval *b);      /* equal ignoring provenance/der
 aval av_join(tc_eng *e, const aval *a, const aval *b); /* a's provenance kept */
 int av_intlike(const aval *a);                  /* INT, NE, SYM, TOP, AVAIL, BOT */
 
-/* ------------------------------------------------------------------ store and states (store.c) */
+/* ------------------------------------------------- the store (store.c) and states (state.c) */
 
 #define ST_BITS 5
 #define ST_FAN (1u << ST_BITS)
@@ -251,6 +252,17 @@ void st_set(tc_eng *e, st_store *s, uint32_t id, const aval *v); /* v NULL or AB
 st_store st_copy(const st_store *s);
 void st_release(tc_eng *e, st_store *s);
 void st_free_all(tc_eng *e); /* frees the node free lists */
+/* Calls fn on every slot where a or b holds a value, in id order (slots both maps share are
+   skipped; with by_content, also subtrees of equal content hashes); fn's nonzero stops. */
+typedef int (*st_pair_fn)(void *user, uint32_t id, const aval *a, const aval *b);
+void st_walk_pairs(tc_eng *e, const st_store *a, const st_store *b, int by_content,
+                   st_pair_fn fn, void *user);
+/* The sum of the map's slot hashes: every value (provenance ignored), or tags only. */
+uint64_t st_content_hash(const st_store *s, int tags_only);
+/* The ids, in order, of the slots holding an unknown copied from src while it was `before`
+   (into *ids, malloc'd; the caller frees). */
+size_t st_find_copies(tc_eng *e, const st_store *s, uint32_t src, const aval *before,
+                      uint32_t **ids);
 
 astate state_copy(const astate *s);
 void state_release(tc_eng *e, astate *s);
@@ -498,12 +510,21 @@ const pathnote *pathnote_new(tc_eng *e, const pathnote *prev, const tc_srcloc *l
 int64_t sym_of_loc(uint32_t loc, unsigned which);
 
 /* mem.c: reading and writing places within one function activation */
+typedef struct host_touch {
+  aval ptr;       /* the tensor data pointer the host dereferenced */
+  tc_sym spelling; /* how the source named it */
+} host_touch;
 typedef struct frame {
   tc_eng *e;
   fninfo *fi;
   uint32_t inst; /* which activation of fi (recursion) */
   const tc_insn *in; /* the instruction being applied (where a dereference is checked) */
   int addr_only;     /* resolving a place for its address: no memory is accessed */
+  /* Tensor data the host dereferenced while `in` was applied: memory notes them, the transfer
+     function (flow.c, call.c) has them checked (flow_check_touches) before anything else is
+     analyzed. */
+  host_touch *touched;
+  size_t n_touched, cap_touched;
 } frame;
 
 /* A frame's locations are keyed by function and activation. */
@@ -548,6 +569,9 @@ typedef struct state_list {
 void slist_push(tc_eng *e, state_list *l, astate s); /* takes ownership */
 void slist_release(tc_eng *e, state_list *l);
 void slist_merge_to(tc_eng *e, state_list *l, size_t max);
+/* Runs the host-access check on every dereference of tensor data memory noted in f since the
+   last call (api_host_access), then forgets them. */
+void flow_check_touches(frame *f, astate *s);
 /* Analyzes fi from entry (ownership taken); exit states appended to exits. Returns 0, or -1
    when the function blew its budget (exits then left empty). */
 int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list *exits);

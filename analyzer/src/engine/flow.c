@@ -549,7 +549,16 @@ static void write_dst(frame *f, astate *s, const tc_insn *in, const aval *v) {
   mem_write_targets(f->e, s, &dt, v);
 }
 
-/* Applies one instruction to s; the states that follow go to out. */
+void flow_check_touches(frame *f, astate *s) {
+  for (size_t i = 0; i < f->n_touched; i++) {
+    host_touch t = f->touched[i];
+    api_host_access(f, s, &t.ptr, t.spelling);
+  }
+  f->n_touched = 0;
+}
+
+/* Applies one instruction to s; the states that follow go to out. Calls (call_dispatch) check
+   the dereferences their arguments make themselves, before a callee is analyzed. */
 static void transfer(frame *f, astate s, const tc_insn *in, state_list *out) {
   tc_eng *e = f->e;
   f->in = in;
@@ -581,6 +590,7 @@ static void transfer(frame *f, astate s, const tc_insn *in, state_list *out) {
       call_dispatch(f, s, in, out);
       return;
   }
+  flow_check_touches(f, &s);
   slist_push(e, out, s);
 }
 
@@ -835,6 +845,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
       }
       uint32_t single = 0;
       aval v = mem_eval(&c->fr, &s, &t->cond, &single);
+      flow_check_touches(&c->fr, &s);
       int tr = truth_of(&s, &v);
       if (tr >= 0) {
         c->decided[b] = 1;
@@ -864,6 +875,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
     case TC_T_SWITCH: {
       uint32_t single = 0;
       aval v = mem_eval(&c->fr, &s, &t->cond, &single);
+      flow_check_touches(&c->fr, &s);
       if (t->n_succ < t->n_cases + 1) {
         state_release(e, &s);
         return;
@@ -915,6 +927,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
           v.drel = DR_NONE;
           mem_write(e, &s, ret, &v, 0);
         }
+        flow_check_touches(&c->fr, &s);
       }
       slist_push(e, exits, s);
       return;
@@ -994,6 +1007,7 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
     free(c.in[b].items);
     map_free(&c.in[b].dropped);
   }
+  free(c.fr.touched);
   free(c.in);
   free(c.w.heap);
   free(c.w.queued);

@@ -2,7 +2,8 @@
  * abstract locations, reading what they hold (with defaults inherited from enclosing objects:
  * zero-filled aggregates, unknown parameters, uninitialized locals), writing strongly or weakly
  * (array summaries, several possible places), copying struct values, and forgetting what an
- * unknown function could change. */
+ * unknown function could change. A dereference of tensor data is only noted (frame.touched):
+ * the transfer function runs the check. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,6 +176,18 @@ static int deref_target(tc_eng *e, uint32_t tgt, int64_t idx, const tc_elem *nex
   return 0;
 }
 
+/* The host dereferences tensor data: noted for the transfer function to check (memory judges
+   nothing). */
+static void note_touch(frame *f, const aval *ptr, tc_sym spelling) {
+  host_touch *t = VEC_PUSH(f->touched, f->n_touched, f->cap_touched);
+  if (!t) {
+    f->e->oom = 1;
+    return;
+  }
+  t->ptr = *ptr;
+  t->spelling = spelling;
+}
+
 /* The places *p denotes given p's value held at `holder`; `next` is the element after the
    dereference (consumed when it indexes). Returns how many elements were consumed (0 or 1),
    or -1 when unresolvable. */
@@ -183,7 +196,7 @@ static int deref_one(frame *f, astate *s, uint32_t holder, int holder_strong, co
   tc_eng *e = f->e;
   aval v = mem_eff(e, s, holder);
   if (v.k == AV_DATAPTR) { /* the host touches a tensor's data: where is it? */
-    if (!f->addr_only) api_host_access(f, s, &v, spelling);
+    if (!f->addr_only) note_touch(f, &v, spelling);
     return -1;
   }
   if (v.k == AV_TENSOR) { /* t->data, t->buffer: the fields the rules describe */

@@ -1,7 +1,8 @@
-/* analyzer/src/engine/store.c — abstract states: a persistent (copy-on-write, reference-counted)
+/* analyzer/src/engine/store.c — the store: a persistent (copy-on-write, reference-counted)
  * radix tree from location id to value, so that copying a state at every branch and call costs
- * O(1) and comparing two states skips everything they still share. Plus the state-level
- * operations the fixpoint needs: equality, join, distance, and diffs (function summaries). */
+ * O(1) and comparing two maps skips everything they still share. A pure map: it knows no
+ * memory model and no rule; the state algebra above it (state.c) walks two maps with
+ * st_walk_pairs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,27 +248,18 @@ void st_release(tc_eng *e, st_store *s) {
   s->depth = 0;
 }
 
-astate state_copy(const astate *s) {
-  astate c = *s;
-  c.mem = st_copy(&s->mem);
-  return c;
-}
+/* ---- walking two maps together ---- */
 
-void state_release(tc_eng *e, astate *s) { st_release(e, &s->mem); }
-
-/* ---- walking two trees together ---- */
-
-typedef struct diff_ctx {
-  tc_eng *e;
-  int (*fn)(struct diff_ctx *d, uint32_t id, const aval *a, const aval *b); /* nonzero: stop */
+typedef struct walk_ctx {
+  st_pair_fn fn;
   void *user;
   int stop;
   int by_content; /* subtrees with equal content hashes are equal (provenance ignored) */
-} diff_ctx;
+} walk_ctx;
 
 static const aval k_absent; /* all zero: AV_ABSENT */
 
-static void walk2(diff_ctx *d, const st_node *a, const st_node *b, int lvl, uint32_t base) {
+static void walk2(walk_ctx *d, const st_node *a, const st_node *b, int lvl, uint32_t base) {
   if (d->stop || a == b) return;
   if (d->by_content && a && b && a->hash == b->hash) return;
   if (lvl == 0) {
@@ -276,7 +268,7 @@ static void walk2(diff_ctx *d, const st_node *a, const st_node *b, int lvl, uint
       const aval *va = la ? &la->val[i] : &k_absent;
       const aval *vb = lb ? &lb->val[i] : &k_absent;
       if (va->k == AV_ABSENT && vb->k == AV_ABSENT) continue;
-      if (d->fn(d, base + i, va, vb)) d->stop = 1;
+      if (d->fn(d->user, base + i, va, vb)) d->stop = 1;
     }
     return;
   }
@@ -286,180 +278,23 @@ static void walk2(diff_ctx *d, const st_node *a, const st_node *b, int lvl, uint
   }
 }
 
-static void walk_states(diff_ctx *d, const astate *a, const astate *b) {
-  uint8_t depth = a->mem.depth > b->mem.depth ? a->mem.depth : b->mem.depth;
+void st_walk_pairs(tc_eng *e, const st_store *a, const st_store *b, int by_content,
+                   st_pair_fn fn, void *user) {
+  walk_ctx d = {fn, user, 0, by_content};
+  uint8_t depth = a->depth > b->depth ? a->depth : b->depth;
   if (!depth) return;
   /* lifting keeps the contents; it only changes the representation */
-  st_lift(d->e, (st_store *)&((astate *)a)->mem, depth);
-  st_lift(d->e, (st_store *)&((astate *)b)->mem, depth);
-  walk2(d, a->mem.root, b->mem.root, depth - 1, 0);
+  st_lift(e, (st_store *)a, depth);
+  st_lift(e, (st_store *)b, depth);
+  walk2(&d, a->root, b->root, depth - 1, 0);
 }
 
-static int identical(const aval *a, const aval *b) {
-  return av_same(a, b) && a->prov == b->prov && a->drel == b->drel && a->dloc == b->dloc &&
-         a->dc == b->dc && a->neg == b->neg;
+uint64_t st_content_hash(const st_store *s, int tags_only) {
+  if (!s->root) return 0;
+  return tags_only ? s->root->thash : s->root->hash;
 }
 
-static uint64_t state_hash2(tc_eng *e, const astate *s, int tags_only) {
-  (void)e;
-  uint64_t h = 0;
-  if (s->mem.root) h = tags_only ? s->mem.root->thash : s->mem.root->hash;
-  h = hash_mix(h, 0x5ea1ull + s->decorrelated);
-  return hash_mix(hash_mix(h, ((uint64_t)s->avail_yes << 32) | s->avail_no), s->avail_reported);
-}
-
-uint64_t state_hash(tc_eng *e, const astate *s) { return state_hash2(e, s, 0); }
-
-uint64_t state_tag_hash(tc_eng *e, const astate *s) { return state_hash2(e, s, 1); }
-
-int state_equal(tc_eng *e, const astate *a, const astate *b) {
-  /* contents as av_same sees them, by their 64-bit hashes */
-  return state_hash(e, a) == state_hash(e, b);
-}
-
-typedef struct join_ent {
-  uint32_t id;
-  aval v;
-} join_ent;
-
-typedef struct join_acc {
-  const astate *a, *b;
-  join_ent *ents;
-  size_t n, cap;
-} join_acc;
-
-/* The devices the struct holding device field `id` holds in s, into out; 0 if unknown. */
-static int devices_at(tc_eng *e, const astate *s, uint32_t id, tagset *out) {
-  int k;
-  const struct devtype *dt = devtype_of_field(e, e->locs[id].a, &k);
-  uint32_t parent = e->locs[id].parent;
-  if (!dt || !parent) return 0;
-  uint32_t fids[3] = {dt->f_backend, dt->f_ordinal, dt->f_autodiff};
-  aval fv[3];
-  for (int f = 0; f < 3; f++) {
-    uint32_t fl = loc_find_child(e, parent, LK_FIELD, fids[f], 0);
-    fv[f] = fl ? mem_eff(e, s, fl) : av_top();
-    if (!av_intlike(&fv[f]) || fv[f].k == AV_BOT || fv[f].k == AV_ABSENT) return 0;
-  }
-  return device_members(e, fv, out);
-}
-
-/* A device field whose paths disagree: field k of the set of both paths' devices, so the
-   three fields stay one device among a few (dt_sim(0) on one path, dt_cpu() on the other)
-   instead of three unknown integers. 0 when that cannot be said. */
-static int join_device_field(tc_eng *e, const astate *sa, const astate *sb, uint32_t id,
-                             const aval *ea, const aval *eb, aval *r) {
-  int k;
-  if (!av_intlike(ea) || !av_intlike(eb) || !devtype_of_field(e, e->locs[id].a, &k)) return 0;
-  tagset a, b, x;
-  if (!devices_at(e, sa, id, &a) || !devices_at(e, sb, id, &b) || tagset_union(&a, &b, &x))
-    return 0;
-  for (uint32_t i = 0; i < x.n; i++)
-    if (!TC_TAGF_KNOWN(x.tag[i].backend) && !TC_TAGF_KNOWN(x.tag[i].ordinal)) return 0;
-  uint32_t set = tagset_intern(e, &x);
-  if (!set) return 0;
-  *r = device_field_of_set(e, set, k, ea->prov ? ea->prov : eb->prov);
-  return 1;
-}
-
-static int join_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
-  join_acc *j = d->user;
-  if (av_same(a, b)) return 0;
-  aval ea = a->k == AV_ABSENT ? mem_eff(d->e, j->a, id) : *a;
-  aval eb = b->k == AV_ABSENT ? mem_eff(d->e, j->b, id) : *b;
-  aval r;
-  if (!(loc_is_device_field(d->e, id) && join_device_field(d->e, j->a, j->b, id, &ea, &eb, &r)))
-    r = av_join(d->e, &ea, &eb);
-  if (a->k != AV_ABSENT && av_same(&r, a)) return 0;
-  if (a->k == AV_ABSENT && av_same(&r, &ea)) return 0;
-  join_ent *je = VEC_PUSH(j->ents, j->n, j->cap);
-  if (!je) {
-    d->e->oom = 1;
-    return 1;
-  }
-  je->id = id;
-  je->v = r;
-  return 0;
-}
-
-int state_join_into(tc_eng *e, astate *a, const astate *b) {
-  join_acc j = {a, b, NULL, 0, 0};
-  diff_ctx d = {e, join_fn, &j, 0, 1};
-  walk_states(&d, a, b);
-  int changed = j.n > 0;
-  for (size_t i = 0; i < j.n; i++) st_set(e, &a->mem, j.ents[i].id, &j.ents[i].v);
-  free(j.ents);
-  uint32_t ay = a->avail_yes & b->avail_yes, an = a->avail_no & b->avail_no;
-  if (ay != a->avail_yes || an != a->avail_no) changed = 1;
-  a->avail_yes = ay;
-  a->avail_no = an;
-  if ((a->avail_reported & b->avail_reported) != a->avail_reported) changed = 1;
-  a->avail_reported &= b->avail_reported;
-  a->uncertain |= b->uncertain | (a->path != b->path);
-  a->merged |= b->merged | (a->path != b->path);
-  a->decided_branches &= b->decided_branches;
-  a->decorrelated |= b->decorrelated;
-  if (a->path != b->path) a->path = NULL; /* the joined state took no single path */
-  return changed;
-}
-
-typedef struct dist_acc {
-  uint32_t dist, limit;
-  int int_only;
-} dist_acc;
-
-static int dist_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
-  dist_acc *x = d->user;
-  if (av_same(a, b)) return 0;
-  if (av_intlike(a) && av_intlike(b) && !loc_is_device_field(d->e, id)) {
-    x->dist += 1;
-  } else {
-    x->dist += 16;
-    x->int_only = 0;
-  }
-  return x->dist > x->limit;
-}
-
-uint32_t state_distance(tc_eng *e, const astate *a, const astate *b, int *int_only,
-                        uint32_t limit) {
-  dist_acc x = {0, limit, 1};
-  diff_ctx d = {e, dist_fn, &x, 0, 1};
-  walk_states(&d, a, b);
-  if (a->avail_yes != b->avail_yes || a->avail_no != b->avail_no) {
-    x.dist += 16;
-    x.int_only = 0;
-  }
-  if (int_only) *int_only = x.int_only;
-  return x.dist;
-}
-
-typedef struct diff_acc {
-  delta_ent **out;
-  size_t *n, *cap;
-} diff_acc;
-
-static int diff_fn(diff_ctx *d, uint32_t id, const aval *a, const aval *b) {
-  diff_acc *x = d->user;
-  if (identical(a, b)) return 0;
-  delta_ent *de = VEC_PUSH(*x->out, *x->n, *x->cap);
-  if (!de) {
-    d->e->oom = 1;
-    return 1;
-  }
-  de->id = id;
-  de->v = *b;
-  return 0;
-}
-
-int state_diff(tc_eng *e, const astate *from, const astate *to, delta_ent **out, size_t *n,
-               size_t *cap) {
-  diff_acc x = {out, n, cap};
-  diff_ctx d = {e, diff_fn, &x, 0, 0};
-  walk_states(&d, from, to);
-  return e->oom ? -1 : 0;
-}
-
-/* ---- refining the copies of a refined value ---- */
+/* ---- the slots holding an unknown copied from a location ---- */
 typedef struct copies_acc {
   uint32_t src;
   const aval *before;
@@ -498,18 +333,13 @@ static void copies_walk(copies_acc *x, st_node *n, int lvl, uint32_t base) {
     copies_walk(x, n->kid[i], lvl - 1, base + (i << (ST_BITS * lvl)));
 }
 
-void state_refine_copies(tc_eng *e, astate *s, uint32_t src, const aval *before,
-                         const aval *now) {
+size_t st_find_copies(tc_eng *e, const st_store *s, uint32_t src, const aval *before,
+                      uint32_t **ids) {
   copies_acc x = {src, before, dmask_bit(src), NULL, 0, 0, 0};
-  if (s->mem.depth) copies_walk(&x, s->mem.root, s->mem.depth - 1, 0);
+  if (s->depth) copies_walk(&x, s->root, s->depth - 1, 0);
   if (x.oom) e->oom = 1;
-  for (size_t i = 0; i < x.n; i++) {
-    const aval *old = st_get(&s->mem, x.ids[i]);
-    aval nv = *now;
-    nv.prov = old ? old->prov : now->prov;
-    st_set(e, &s->mem, x.ids[i], &nv);
-  }
-  free(x.ids);
+  *ids = x.ids;
+  return x.n;
 }
 
 void st_free_all(tc_eng *e) {
@@ -523,8 +353,4 @@ void st_free_all(tc_eng *e) {
     free(e->free_leaf);
     e->free_leaf = n;
   }
-}
-
-int state_differ_in_ints_only(tc_eng *e, const astate *a, const astate *b) {
-  return state_tag_hash(e, a) == state_tag_hash(e, b);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine/eng.h"
+#include "util/bytes.h"
 
 struct tc_chunk {
   tc_chunk *next;
@@ -62,11 +63,7 @@ void *vec_push(void *items_ptr, size_t *n, size_t *cap, size_t elem) {
   return (char *)items + (*n)++ * elem;
 }
 
-uint64_t hash_bytes(uint64_t h, const void *p, size_t n) {
-  const unsigned char *c = p;
-  for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 1099511628211ull;
-  return hash64(h);
-}
+uint64_t hash_bytes(uint64_t h, const void *p, size_t n) { return hash64(tc_fnv64(h, p, n)); }
 
 /* Keys are stored +1-free: key 0 is reserved as "empty", so keys are remapped. */
 static uint64_t map_key(uint64_t k) { return k ? k : 0x8000000000000001ull; }

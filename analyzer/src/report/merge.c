@@ -62,15 +62,9 @@ static const char *str_item(const cJSON *obj, const char *key) {
   return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static size_t hash_id(const char *s) {
-  size_t h = 1469598103934665603ull;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
-}
-
 static int rule_index_find(const rule_index *x, const char *id) {
   if (!x->cap) return -1;
-  for (size_t h = hash_id(id) & (x->cap - 1); x->slots[h]; h = (h + 1) & (x->cap - 1))
+  for (size_t h = (size_t)tc_fnv64_str(id) & (x->cap - 1); x->slots[h]; h = (h + 1) & (x->cap - 1))
     if (strcmp(x->ids[x->slots[h] - 1], id) == 0) return (int)(x->slots[h] - 1);
   return -1;
 }
@@ -89,7 +83,7 @@ static int rule_index_add(rule_index *x, const char *id) {
     size_t *slots = calloc(cap, sizeof *slots);
     if (!slots) return -1;
     for (size_t i = 0; i < x->n; i++) {
-      size_t h = hash_id(x->ids[i]) & (cap - 1);
+      size_t h = (size_t)tc_fnv64_str(x->ids[i]) & (cap - 1);
       while (slots[h]) h = (h + 1) & (cap - 1);
       slots[h] = i + 1;
     }
@@ -98,7 +92,7 @@ static int rule_index_add(rule_index *x, const char *id) {
     x->cap = cap;
   }
   x->ids[x->n] = id;
-  size_t h = hash_id(id) & (x->cap - 1);
+  size_t h = (size_t)tc_fnv64_str(id) & (x->cap - 1);
   while (x->slots[h]) h = (h + 1) & (x->cap - 1);
   x->slots[h] = ++x->n;
   return 0;

@@ -25,11 +25,7 @@ static char *dupstr(const char *s) {
   return d;
 }
 
-static size_t hash_str(const char *s) {
-  size_t h = 1469598103934665603ull;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
-}
+static size_t hash_str(const char *s) { return (size_t)tc_fnv64_str(s); }
 
 /* The rule ids of the runtime's table (dt/rules.def), for metadata. */
 static int is_builtin_rule(const char *id) {

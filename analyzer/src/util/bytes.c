@@ -82,11 +82,9 @@ char *tc_rd_strdup(tc_rd *r) {
   return c;
 }
 
-uint64_t tc_fnv64(uint64_t h, const void *data, size_t n) {
-  const unsigned char *p = data;
-  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
-  return h;
-}
+uint64_t tc_fnv64(uint64_t h, const void *data, size_t n) { return dt_fnv1a64(h, data, n); }
+
+uint64_t tc_fnv64_str(const char *s) { return tc_fnv64(TC_FNV_INIT, s, strlen(s)); }
 
 int tc_read_file(const char *path, unsigned char **data, size_t *len) {
   FILE *f = fopen(path, "rb");

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <dt/bytes.h>
+
 typedef struct tc_bbuf {
   unsigned char *p;
   size_t len, cap;
@@ -32,8 +34,11 @@ const char *tc_rd_bytes(tc_rd *r, uint64_t n);
 /* A malloc'd NUL-terminated copy of the next string, or NULL (r->bad set). */
 char *tc_rd_strdup(tc_rd *r);
 
-#define TC_FNV_INIT 1469598103934665603ull
+#define TC_FNV_INIT DT_FNV_BASIS
 uint64_t tc_fnv64(uint64_t h, const void *data, size_t n);
+/* FNV-1a of a NUL-terminated string's bytes (the NUL excluded), from TC_FNV_INIT: the key hash
+   of the analyzer's string tables. */
+uint64_t tc_fnv64_str(const char *s);
 
 /* Reads the whole file. Returns 0, or -1 (missing, unreadable, out of memory). */
 int tc_read_file(const char *path, unsigned char **data, size_t *len);

@@ -22,12 +22,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dt/bytes.h"
+
 #define DT_FINGERPRINT_KEY "tagcheckFingerprint/v1"
 #define DT_FINGERPRINT_HEX 32 /* characters, without the NUL */
 
-#define DT_FINGERPRINT_BASIS_A UINT64_C(0xcbf29ce484222325)
+#define DT_FINGERPRINT_BASIS_A DT_FNV_BASIS
 #define DT_FINGERPRINT_BASIS_B UINT64_C(0x84222325cbf29ce4)
-#define DT_FINGERPRINT_PRIME UINT64_C(0x100000001b3)
 
 /* A key's hash before the occurrence index is added. */
 typedef struct dt_fingerprint_hash {
@@ -35,11 +36,8 @@ typedef struct dt_fingerprint_hash {
 } dt_fingerprint_hash;
 
 static inline void dt_fingerprint_add(dt_fingerprint_hash *h, const void *data, size_t n) {
-  const unsigned char *p = (const unsigned char *)data;
-  for (size_t i = 0; i < n; i++) {
-    h->a = (h->a ^ p[i]) * DT_FINGERPRINT_PRIME;
-    h->b = (h->b ^ p[i]) * DT_FINGERPRINT_PRIME;
-  }
+  h->a = dt_fnv1a64(h->a, data, n);
+  h->b = dt_fnv1a64(h->b, data, n);
 }
 
 /* Writes the line text (len bytes, no newline needed) with whitespace and comments removed
