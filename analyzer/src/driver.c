@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -448,6 +449,13 @@ static void summary(const tc_report *r, size_t n_cached) {
             r->failures[i].reason);
 }
 
+/* The peak resident memory, in KiB, of this process (who = RUSAGE_SELF) or of the largest child
+   reaped so far (RUSAGE_CHILDREN). */
+static long peak_rss_kb(int who) {
+  struct rusage ru;
+  return getrusage(who, &ru) == 0 ? ru.ru_maxrss : 0;
+}
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -524,6 +532,7 @@ int tc_driver_run(tc_options *o) {
     goto done;
   }
   t_lowered = now_s();
+  long rss_workers_kb = peak_rss_kb(RUSAGE_CHILDREN); /* the unit workers, all reaped by now */
   if (o->stats) { /* the front end's coverage (SPEC §7: never silent) */
     tc_lower_stats ls;
     memset(&ls, 0, sizeof ls);
@@ -600,6 +609,11 @@ int tc_driver_run(tc_options *o) {
             now_s() - t_analyzed, at.es.insns, at.es.roots, at.es.groups,
             at.es.groups == 1 ? "" : "s", at.n_components, at.n_components == 1 ? "" : "s",
             at.n_reused);
+  if (stats) /* per process: what one more -j costs, and what grows with the project */
+    fprintf(stderr,
+            "tagcheck: stats: peak RSS: main process %ld KiB, largest unit worker %ld KiB, "
+            "largest child %ld KiB\n",
+            peak_rss_kb(RUSAGE_SELF), rss_workers_kb, peak_rss_kb(RUSAGE_CHILDREN));
   status = tc_report_exit_status(&r, o);
 done:
   tc_report_free(&r);
