@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@
 #include "driver/isolate.h"
 #include "driver/jobs.h"
 #include "driver/progress.h"
+#include "driver/reach.h"
 #include "driver/rule_info.h"
 #include "driver/selection.h"
 #include "driver/worker.h"
@@ -281,7 +283,16 @@ static uint64_t results_cache_key(const tc_rules *rules, const unit_list *ul, co
 typedef struct analysis_totals {
   tc_engine_stats es;   /* summed over the components analyzed */
   size_t n_components, n_reused, n_units;
+  size_t n_unreached; /* components that name no described function: nothing to analyze */
 } analysis_totals;
+
+/* 1 when some unit of idx[0..n-1] names a function the rules describe (driver/reach.h). */
+static int component_names_api(const unit_list *ul, const size_t *idx, size_t n,
+                               const tc_rules *rules) {
+  for (size_t k = 0; k < n; k++)
+    if (ul->units[idx[k]].prog && tc_program_names_api(ul->units[idx[k]].prog, rules)) return 1;
+  return 0;
+}
 
 /* Analyzes the units component by component (driver/components.h) — the components that hold
    a selected unit, of this shard's share — each component's findings from the cache when none
@@ -331,10 +342,23 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
       t->n_reused++;
       continue;
     }
-    tc_program *prog = merge_units(ul, idx, n);
-    if (!prog) goto done;
     tc_report part;
     tc_report_init(&part);
+    if (!component_names_api(ul, idx, n, rules)) { /* no finding can come of it: its IR goes */
+      for (size_t k = 0; k < n; k++) {
+        tc_program_free(ul->units[idx[k]].prog);
+        ul->units[idx[k]].prog = NULL;
+      }
+      t->n_unreached++;
+      if (key) tc_cache_store_results(cache, key, &part);
+      tc_report_free(&part);
+      continue;
+    }
+    tc_program *prog = merge_units(ul, idx, n);
+    if (!prog) {
+      tc_report_free(&part);
+      goto done;
+    }
     tc_engine_stats es;
     memset(&es, 0, sizeof es);
     eo->stats = &es;
@@ -452,6 +476,13 @@ static void summary(const tc_report *r, size_t n_cached) {
             r->failures[i].reason);
 }
 
+/* The peak resident memory, in KiB, of this process (who = RUSAGE_SELF) or of the largest child
+   reaped so far (RUSAGE_CHILDREN). */
+static long peak_rss_kb(int who) {
+  struct rusage ru;
+  return getrusage(who, &ru) == 0 ? ru.ru_maxrss : 0;
+}
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -538,6 +569,7 @@ int tc_driver_run(tc_options *o) {
     goto done;
   }
   t_lowered = now_s();
+  long rss_workers_kb = peak_rss_kb(RUSAGE_CHILDREN); /* the unit workers, all reaped by now */
   if (o->stats) { /* the front end's coverage (SPEC §7: never silent) */
     tc_lower_stats ls;
     memset(&ls, 0, sizeof ls);
@@ -614,6 +646,14 @@ int tc_driver_run(tc_options *o) {
             now_s() - t_analyzed, at.es.insns, at.es.roots, at.es.groups,
             at.es.groups == 1 ? "" : "s", at.n_components, at.n_components == 1 ? "" : "s",
             at.n_reused);
+  if (stats && at.n_unreached)
+    fprintf(stderr, "tagcheck: stats: %zu component%s named no described function (not analyzed)\n",
+            at.n_unreached, at.n_unreached == 1 ? "" : "s");
+  if (stats) /* per process: what one more -j costs, and what grows with the project */
+    fprintf(stderr,
+            "tagcheck: stats: peak RSS: main process %ld KiB, largest unit worker %ld KiB, "
+            "largest child %ld KiB\n",
+            peak_rss_kb(RUSAGE_SELF), rss_workers_kb, peak_rss_kb(RUSAGE_CHILDREN));
   status = tc_report_exit_status(&r, o);
   if (tc_config_scope_failed(scope)) status = 2; /* a nested configuration was unreadable */
 done:

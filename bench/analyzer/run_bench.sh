@@ -1,9 +1,8 @@
 #!/bin/sh
-# bench/analyzer/run_bench.sh — the analyzer benchmark: generates a synthetic project (120
-# units, ~35k lines using the dt API everywhere) and measures tagcheck against a bare libclang
-# parse on it, then on this repository's own compile database (a real C code base) when one is
-# given with --real DIR. --quick: a 12-unit project, one repetition, no real code base — it
-# only proves the benchmark works (CI).
+# bench/analyzer/run_bench.sh — the analyzer benchmark on a generated project and, with
+# --real DIR, on another compile database (each through `bench_analyzer -p`). bench_analyzer
+# with no argument does more (ggml's real code and the generated project in one run, issue
+# 26); this script is for a chosen database. --quick: a 12-unit project, one repetition.
 #
 #   run_bench.sh --tagcheck PATH --bench PATH --include DT_INCLUDE --work DIR
 #                [--units N] [--reps N] [--real DIR] [--quick]

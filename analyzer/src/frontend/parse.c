@@ -181,7 +181,12 @@ static void collect_include(CXFile f, CXSourceLocation *stack, unsigned depth, C
   if (dc->oom) return;
   CXString s = clang_getFileName(f);
   const char *name = clang_getCString(s);
-  char *abs = name ? tc_path_absolute(name, dc->dir) : NULL;
+  /* a path through "..": the file the system opens, which a lexical normalization misses when
+     a component is a link (libclang names libstdc++'s headers
+     "/../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/mutex", where /lib links to
+     usr/lib: lexically "/include/…", which does not exist, so no C++ unit was ever cached) */
+  char *real = name && name[0] == '/' && strstr(name, "/..") ? realpath(name, NULL) : NULL;
+  char *abs = real ? real : name ? tc_path_absolute(name, dc->dir) : NULL;
   clang_disposeString(s);
   if (!abs) return;
   for (size_t i = 0; i < dc->n; i++) {

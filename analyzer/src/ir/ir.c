@@ -190,6 +190,8 @@ tc_sym tc_intern(tc_program *p, const char *s) { return s ? tc_intern_n(p, s, st
 
 uint32_t tc_ir_sym_count(const tc_program *p) { return p->strings->n; }
 
+uint32_t tc_program_n_strings(const tc_program *p) { return p && p->strings ? p->strings->n : 0; }
+
 const char *tc_str(const tc_program *p, tc_sym s) {
   if (!p || s == 0 || s >= p->strings->n) return "";
   return p->strings->strs[s];

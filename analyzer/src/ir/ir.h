@@ -292,6 +292,8 @@ void tc_program_free(tc_program *p);
 tc_sym tc_intern(tc_program *p, const char *s);
 tc_sym tc_intern_n(tc_program *p, const char *s, size_t n);
 const char *tc_str(const tc_program *p, tc_sym s); /* "" for 0 */
+/* How many strings p interns: its symbols are 1 .. tc_program_n_strings(p) - 1. */
+uint32_t tc_program_n_strings(const tc_program *p);
 void *tc_arena_alloc(tc_program *p, size_t bytes); /* zeroed; lives as long as p */
 /* Adds an (empty) unit to p and returns it; valid until the next tc_program_add_unit. */
 tc_unit *tc_program_add_unit(tc_program *p, tc_sym file);
