@@ -31,6 +31,10 @@ cat > "$DIR/run.sh" <<'RUN'
 # Runs the cuda backend's tests and benchmarks; result files go to $OUT (or /tmp).
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH="$PWD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# where the cuda plugin's dlopen finds libcublas: the toolkit, or PyTorch's pip package
+for d in /usr/local/cuda/lib64 $(python3 -c 'import nvidia.cublas as c; print(list(c.__path__)[0] + "/lib")' 2>/dev/null); do
+  [ -d "$d" ] && LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$d"
+done
 O=${OUT:-/tmp}
 {
   date -u
