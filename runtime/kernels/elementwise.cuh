@@ -30,9 +30,37 @@
     }                                                                               \
   }
 
+/* On CUDA, maps whose element types are all 4 bytes wide (float, and float -> float) move whole
+   16-byte groups: thread t of a tile handles elements base + 4t .. base + 4t + 3 with one
+   vector load per input and one vector store (what reaches the copy bandwidth); the tail and
+   every other map take the per-element path. Buffers from the allocator are 256-byte aligned;
+   the alignment is checked anyway. */
+#if defined(DT_K_CUDA)
+#define DT_K_MAP_VEC4_TILES(name, NIN, T0, T1, TO)                                          \
+  if (sizeof(T0) == 4 && sizeof(T1) == 4 && sizeof(TO) == 4 && DT_K_EW_ILP == 4 &&          \
+      ((reinterpret_cast<uintptr_t>(p.in0) | reinterpret_cast<uintptr_t>(p.in1) |           \
+        reinterpret_cast<uintptr_t>(p.out)) & 15) == 0) {                                   \
+    for (; base + tile <= p.n; base += GRID_DIM_X * tile) {                                 \
+      const int64_t i = base + 4 * THREAD_IDX_X;                                            \
+      T0 a[4];                                                                              \
+      T1 b[4] = {(T1)0, (T1)0, (T1)0, (T1)0};                                               \
+      DT_K_LOAD16(a, in0 + i);                                                              \
+      if ((NIN) > 1) DT_K_LOAD16(b, in1 + i);                                               \
+      TO r[4];                                                                              \
+      UNROLL for (int w = 0; w < 4; ++w) r[w] = name##_op(a[w], b[w], p.s);                 \
+      uint4 v;                                                                              \
+      memcpy(&v, r, 16);                                                                    \
+      *reinterpret_cast<uint4 *>(out + i) = v;                                              \
+    }                                                                                       \
+  }
+#else
+#define DT_K_MAP_VEC4_TILES(name, NIN, T0, T1, TO)
+#endif
+
 /* Contiguous map: out[i] = EXPR for i < n, where EXPR reads x0 (T0), x1 (T1, when NIN == 2)
    and s (the float scalar). Full tiles of BLOCK_DIM_X * DT_K_EW_ILP elements need no bounds
-   check; thread t handles elements base + w * BLOCK_DIM_X + t (coalesced for every w). */
+   check; thread t handles elements base + w * BLOCK_DIM_X + t (coalesced for every w), or on
+   CUDA a 16-byte group of them (DT_K_MAP_VEC4_TILES). */
 #define DT_K_MAP_KERNEL(name, NIN, T0, T1, TO, EXPR)                                       \
   DEVICE_FN TO name##_op(T0 x0, T1 x1, float s) {                                          \
     (void)x0;                                                                              \
@@ -46,6 +74,7 @@
     TO *RESTRICT out = (TO *)p.out;                                                        \
     const int64_t tile = BLOCK_DIM_X * DT_K_EW_ILP;                                        \
     int64_t base = BLOCK_IDX_X * tile;                                                     \
+    DT_K_MAP_VEC4_TILES(name, NIN, T0, T1, TO)                                             \
     for (; base + tile <= p.n; base += GRID_DIM_X * tile) {                                \
       THREADS {                                                                            \
         UNROLL for (int w = 0; w < DT_K_EW_ILP; ++w) {                                     \

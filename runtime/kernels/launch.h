@@ -372,14 +372,52 @@ static int dt_k_copy_slice(const dt_k_env *env, const dt_op_desc *op) {
 }
 
 /* ---- matmul ---- */
+
+/* The tiled kernels read row-major operands: a transposed operand (u.matmul.trans_a/trans_b) is
+   transposed into scratch memory first (the cuda backend sends float products to cuBLAS, which
+   takes the flags itself). On success *a_out / *b_out are the operands to read. */
+static int dt_k_matmul_untranspose(const dt_k_env *env, const dt_op_desc *op, const void **a_out,
+                                   const void **b_out) {
+  const int64_t m = op->u.matmul.m, n = op->u.matmul.n, k = op->u.matmul.k;
+  const size_t es = dt_k_kind_size(op->kind);
+  const int ta = op->u.matmul.trans_a, tb = op->u.matmul.trans_b;
+  const size_t a_bytes = ta ? ((size_t)(m * k) * es + 255) / 256 * 256 : 0;
+  const size_t b_bytes = tb ? (size_t)(k * n) * es : 0;
+  *a_out = op->in[0];
+  *b_out = op->in[1];
+  if (a_bytes + b_bytes == 0) return 0;
+  char *scratch = (char *)env->scratch(env, a_bytes + b_bytes);
+  if (scratch == NULL) return -1;
+  dt_op_desc t;
+  memset(&t, 0, sizeof t);
+  t.op = DT_OP_TRANSPOSE;
+  t.kind = t.out_kind = op->kind;
+  if (ta) { /* in0 is stored [k, m] */
+    t.in[0] = op->in[0];
+    t.out = scratch;
+    t.u.transpose.rows = k;
+    t.u.transpose.cols = m;
+    if (dt_k_transpose(env, &t) != 0) return -1;
+    *a_out = scratch;
+  }
+  if (tb) { /* in1 is stored [n, k] */
+    t.in[0] = op->in[1];
+    t.out = scratch + a_bytes;
+    t.u.transpose.rows = n;
+    t.u.transpose.cols = k;
+    if (dt_k_transpose(env, &t) != 0) return -1;
+    *b_out = scratch + a_bytes;
+  }
+  return 0;
+}
+
 static int dt_k_matmul(const dt_k_env *env, const dt_op_desc *op) {
   const int64_t m = op->u.matmul.m, n = op->u.matmul.n, k = op->u.matmul.k;
   if (m == 0 || n == 0) return 0;
   if (k == 0) return dt_k_fill_bits(env, op->out, m * n, dt_k_kind_size(op->kind), 0);
   dt_k_matmul_args a;
   memset(&a, 0, sizeof a);
-  a.a = op->in[0];
-  a.b = op->in[1];
+  if (dt_k_matmul_untranspose(env, op, &a.a, &a.b) != 0) return -1;
   a.c = op->out;
   a.m = m;
   a.n = n;

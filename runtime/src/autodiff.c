@@ -358,18 +358,13 @@ static int grad_relu(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
 
 static int grad_matmul(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
   const dt_site *site = pass->site;
-  if (n->in[0].node != NULL) { /* dA = G x B^T */
-    dt_tensor *bt = dt__prim_transpose(site, &n->in[1].val);
-    dt_tensor *r = bt == NULL ? NULL : dt__prim_matmul(site, g, bt);
-    dt__tensor_free(bt);
-    if (give(pass, &n->in[0], r) != 0) return -1;
-  }
-  if (n->in[1].node != NULL) { /* dB = A^T x G */
-    dt_tensor *at = dt__prim_transpose(site, &n->in[0].val);
-    dt_tensor *r = at == NULL ? NULL : dt__prim_matmul(site, at, g);
-    dt__tensor_free(at);
-    if (give(pass, &n->in[1], r) != 0) return -1;
-  }
+  /* the transposes are the product's flags: no transposed copy is made */
+  if (n->in[0].node != NULL && /* dA = G x B^T */
+      give(pass, &n->in[0], dt__prim_matmul_t(site, g, 0, &n->in[1].val, 1)) != 0)
+    return -1;
+  if (n->in[1].node != NULL && /* dB = A^T x G */
+      give(pass, &n->in[1], dt__prim_matmul_t(site, &n->in[0].val, 1, g, 0)) != 0)
+    return -1;
   return 0;
 }
 

@@ -199,6 +199,9 @@ dt_tensor *dt__prim_sum_dim(const dt_site *site, const dt_tensor *a, int axis, i
 dt_tensor *dt__prim_sum_to_shape(const dt_site *site, const dt_tensor *a, int rank,
                                  const int64_t *shape);
 dt_tensor *dt__prim_matmul(const dt_site *site, const dt_tensor *a, const dt_tensor *b);
+/* op(a) x op(b), op transposing where the flag is set (read in place, never copied). */
+dt_tensor *dt__prim_matmul_t(const dt_site *site, const dt_tensor *a, int trans_a,
+                             const dt_tensor *b, int trans_b);
 dt_tensor *dt__prim_transpose(const dt_site *site, const dt_tensor *a);
 dt_tensor *dt__prim_cat(const dt_site *site, int n, const dt_tensor *const *ts, int axis);
 /* The part [start, start+len) of a along axis (cat's gradient). */

@@ -279,9 +279,28 @@ dt_tensor *dt__prim_sum_to_shape(const dt_site *site, const dt_tensor *a, int ra
   return cur;
 }
 
+static atomic_int g_matmul_precision = DT_MATMUL_EXACT;
+
+void dt_set_matmul_precision(dt_matmul_precision p) {
+  atomic_store_explicit(&g_matmul_precision, p == DT_MATMUL_FAST ? DT_MATMUL_FAST : DT_MATMUL_EXACT,
+                        memory_order_relaxed);
+}
+
+dt_matmul_precision dt_get_matmul_precision(void) {
+  return (dt_matmul_precision)atomic_load_explicit(&g_matmul_precision, memory_order_relaxed);
+}
+
 dt_tensor *dt__prim_matmul(const dt_site *site, const dt_tensor *a, const dt_tensor *b) {
+  return dt__prim_matmul_t(site, a, 0, b, 0);
+}
+
+dt_tensor *dt__prim_matmul_t(const dt_site *site, const dt_tensor *a, int trans_a,
+                             const dt_tensor *b, int trans_b) {
   char s0[128], s1[128];
-  if (a->rank != 2 || b->rank != 2 || a->shape[1] != b->shape[0]) {
+  const int ok = a->rank == 2 && b->rank == 2;
+  const int64_t m = ok ? a->shape[trans_a ? 1 : 0] : 0, k = ok ? a->shape[trans_a ? 0 : 1] : 0;
+  const int64_t kb = ok ? b->shape[trans_b ? 1 : 0] : 0, n = ok ? b->shape[trans_b ? 0 : 1] : 0;
+  if (!ok || k != kb) {
     dt__fail(site, DT_ERR_SHAPE, "%s: shapes %s and %s (needs [m, k] x [k, n])",
              (a->rank != 2 || b->rank != 2) ? "Matrix product of tensors that are not 2-D"
                                             : "Matrix product with inner dimensions that differ",
@@ -289,15 +308,18 @@ dt_tensor *dt__prim_matmul(const dt_site *site, const dt_tensor *a, const dt_ten
              shape_string(b->rank, b->shape, s1, sizeof s1));
     return NULL;
   }
-  const int64_t shape[2] = {a->shape[0], b->shape[1]};
+  const int64_t shape[2] = {m, n};
   dt_tensor *out = dt__tensor_new(site, a->device, a->kind, 2, shape);
   if (out == NULL) return NULL;
   dt_op_desc desc = {.op = DT_OP_MATMUL, .kind = a->kind, .out_kind = a->kind, .n = out->numel};
   desc.in[0] = a->storage->data;
   desc.in[1] = b->storage->data;
-  desc.u.matmul.m = a->shape[0];
-  desc.u.matmul.k = a->shape[1];
-  desc.u.matmul.n = b->shape[1];
+  desc.u.matmul.m = m;
+  desc.u.matmul.k = k;
+  desc.u.matmul.n = n;
+  desc.u.matmul.trans_a = trans_a != 0;
+  desc.u.matmul.trans_b = trans_b != 0;
+  desc.u.matmul.precision = (int)dt_get_matmul_precision();
   return run_into(site, out, &desc);
 }
 

@@ -297,6 +297,35 @@ static void test_matmul(void **state) {
   }
 }
 
+/* DT_MATMUL_FAST: TF32 on cuda (within TF32's rounding of the exact cpu product), exact
+   elsewhere; the setting reads back and is process-wide. */
+static void test_matmul_fast(void **state) {
+  (void)state;
+  BK_REQUIRE_DEVICE();
+  assert_int_equal(dt_get_matmul_precision(), DT_MATMUL_EXACT);
+  static const int64_t mkn[][3] = {{3, 5, 7}, {65, 33, 129}, {130, 513, 67}, {256, 256, 256}};
+  bk_rng r = {7};
+  for (size_t i = 0; i < sizeof mkn / sizeof mkn[0]; ++i) {
+    const int64_t sa[2] = {mkn[i][0], mkn[i][1]}, sb[2] = {mkn[i][1], mkn[i][2]};
+    dt_tensor *a = bk_rand_floats(&r, 2, sa, -1, 1), *b = bk_rand_floats(&r, 2, sb, -1, 1);
+    dt_tensor *want = dt_matmul(a, b); /* exact, on cpu */
+    dt_tensor *da = bk_to(a, bk_dev), *db = bk_to(b, bk_dev);
+    dt_set_matmul_precision(DT_MATMUL_FAST);
+    assert_int_equal(dt_get_matmul_precision(), DT_MATMUL_FAST);
+    dt_tensor *got = dt_matmul(da, db);
+    dt_set_matmul_precision(DT_MATMUL_EXACT);
+    if (got == NULL) fail_msg("fast matmul on device: %s", dt_last_error());
+    char what[128];
+    snprintf(what, sizeof what, "fast matmul float %lldx%lldx%lld", (long long)mkn[i][0],
+             (long long)mkn[i][1], (long long)mkn[i][2]);
+    const int tf32 = bk_dev.backend == DT_BACKEND_CUDA;
+    bk_assert_same(want, got, tf32 ? 1e-2 : 1e-5,
+                   (tf32 ? 2e-3 : 2e-6) * (double)(mkn[i][1] + 1), what);
+    bk_free_all(a, b, da, db, want, got, NULL);
+  }
+  assert_int_equal(dt_get_matmul_precision(), DT_MATMUL_EXACT);
+}
+
 static void test_transpose_and_reshape(void **state) {
   (void)state;
   BK_REQUIRE_DEVICE();
@@ -411,6 +440,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_int_edges), cmocka_unit_test(test_where),
       cmocka_unit_test(test_unary_ops), cmocka_unit_test(test_scalar_ops),
       cmocka_unit_test(test_reductions), cmocka_unit_test(test_matmul),
+      cmocka_unit_test(test_matmul_fast),
       cmocka_unit_test(test_transpose_and_reshape), cmocka_unit_test(test_cat),
       cmocka_unit_test(test_mse),
   };

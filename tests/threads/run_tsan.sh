@@ -15,9 +15,10 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 fi
 cmake --build "$build" -j 2 --target test_threads_tsan
 # OpenBLAS's own worker threads are not instrumented: keep matrix products on the caller's thread.
+# The cpu backend's own worker pool is: DT_NUM_THREADS (read before OPENBLAS_NUM_THREADS) runs it.
 # The second run records every failure for a SARIF report (DT_REPORT), from all threads at once.
 for report in "" "$build/threads-report.sarif"; do
-  OPENBLAS_NUM_THREADS=1 DT_ON_ERROR= DT_REPORT="$report" \
+  OPENBLAS_NUM_THREADS=1 DT_NUM_THREADS=4 DT_ON_ERROR= DT_REPORT="$report" \
   TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
     "$build/test_threads_tsan"
 done

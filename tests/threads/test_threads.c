@@ -5,7 +5,9 @@
  * racing with successes, each thread seeing only its own status and message; and the error mode
  * set while other threads fail; backward passes on several threads at once over graphs that
  * share a trainable leaf (and a shared intermediate), whose gradients must add up exactly; one
- * handle freed by several threads at once (exactly one free wins). Built normally
+ * handle freed by several threads at once (exactly one free wins); large cpu loops, which the
+ * cpu backend splits over its worker pool, started from several threads at once (one gets the
+ * pool, the others run alone) and matching plain C loops exactly. Built normally
  * (threads.runtime) and with ThreadSanitizer (threads.tsan, tests/threads/run_tsan.sh), which
  * must report no race. */
 #include <math.h>
@@ -368,6 +370,63 @@ static const char *contested_free_body(int i) {
   return NULL;
 }
 
+/* ---- large loops: the cpu backend's worker pool, from several threads at once ---- */
+
+#define BIG_ROWS 600
+#define BIG_COLS 1000 /* 600,000 elements: several ranges of the pool */
+
+static const char *big_loops_body(int i) {
+  const int64_t n = (int64_t)BIG_ROWS * BIG_COLS;
+  float *x = malloc(sizeof(float) * (size_t)n), *got = malloc(sizeof(float) * (size_t)n);
+  float bias[BIG_COLS];
+  const char *failure = NULL;
+  if (x == NULL || got == NULL) failure = "out of memory";
+  for (int64_t k = 0; failure == NULL && k < n; k++) x[k] = (float)((k * 7 + i) % 13) - 6.0f;
+  for (int c = 0; c < BIG_COLS; c++) bias[c] = (float)(c % 5) - 2.0f;
+  dt_tensor *a = failure ? NULL : dt_from_floats(dt_cpu(), x, 2, SHAPE(BIG_ROWS, BIG_COLS));
+  dt_tensor *b = dt_from_floats(dt_cpu(), bias, 1, SHAPE(BIG_COLS));
+  for (int r = 0; failure == NULL && r < 3; r++) {
+    dt_tensor *s = dt_add(a, b);    /* broadcast rows */
+    dt_tensor *h = dt_relu(s);      /* unary */
+    dt_tensor *m = dt_mul_scalar(h, 0.5f);
+    dt_tensor *zero = dt_zeros(dt_cpu(), DT_FLOAT, 0, NULL);
+    dt_tensor *pos = dt_greater(s, zero);
+    dt_tensor *w = dt_where(pos, m, zero); /* where with a scalar operand */
+    dt_tensor *cs = dt_sum_dim(w, 0);      /* column sums */
+    if (cs == NULL || dt_read_floats(w, got, n) != 0) {
+      failure = "an operation failed";
+    } else {
+      for (int64_t k = 0; k < n && failure == NULL; k++) {
+        const float v = x[k] + bias[k % BIG_COLS];
+        const float want = v > 0.0f ? v * 0.5f : 0.0f;
+        if (got[k] != want) failure = "a large element-wise result differs from a plain loop";
+      }
+      float sums[BIG_COLS];
+      if (failure == NULL && dt_read_floats(cs, sums, BIG_COLS) != 0) failure = "read failed";
+      for (int c = 0; c < BIG_COLS && failure == NULL; c++) {
+        double t = 0.0;
+        for (int row = 0; row < BIG_ROWS; row++) t += got[(int64_t)row * BIG_COLS + c];
+        if (fabs((double)sums[c] - t) > 1e-3 * (1.0 + fabs(t)))
+          failure = "a large column sum differs from a plain loop";
+      }
+    }
+    dt_tensor *all[] = {s, h, m, zero, pos, w, cs};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) dt_free(all[k]);
+  }
+  dt_free(a);
+  dt_free(b);
+  free(x);
+  free(got);
+  return failure;
+}
+
+static void test_large_loops_on_the_pool(void **state) {
+  (void)state;
+  run_threads(big_loops_body);
+  const char *alone = big_loops_body(0); /* and alone, the pool free */
+  assert_null(alone);
+}
+
 static void test_racing_frees_of_one_handle(void **state) {
   (void)state;
   const int64_t live = dt__live_tensors();
@@ -391,6 +450,7 @@ int main(void) {
       cmocka_unit_test_setup(test_thread_local_errors, setup),
       cmocka_unit_test_setup(test_backward_on_a_shared_leaf, setup),
       cmocka_unit_test_setup(test_racing_frees_of_one_handle, setup),
+      cmocka_unit_test_setup(test_large_loops_on_the_pool, setup),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,11 @@
 /* runtime/backends/cpu/cpu_backend.c — the cpu backend's interface: host memory (plain malloc:
  * measured, 64-byte aligned_alloc or over-allocated blocks asked malloc for odd sizes that
  * missed its free lists, so large outputs were given back and faulted in again on every call),
- * copies, and the dispatch of operation descriptors to the kernels. */
+ * a small cache of recently freed large blocks on top of it (a training step frees and asks
+ * again for the same sizes: glibc gives large blocks back to the kernel, and every page then
+ * faults in again), copies, and the dispatch of operation descriptors to the kernels. */
+#include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +34,68 @@ static int cpu_device_count(void) { return 1; }
 /* Plain malloc, exactly as a user's own arrays: 16-byte aligned (every SSE/AVX load of the
    kernels is fine with that), served from the same free lists, so a freed buffer is reused by
    the next allocation of its size instead of being given back and faulted in again. */
+#define CACHE_MIN_BYTES ((size_t)256 << 10) /* smaller blocks: malloc's free lists do well */
+#define CACHE_SLOTS 32
+#define CACHE_MAX_BYTES ((size_t)512 << 20)
+
+typedef struct block_cache {
+  pthread_mutex_t lock;
+  void *ptr[CACHE_SLOTS];
+  size_t size[CACHE_SLOTS]; /* malloc_usable_size; 0: slot empty */
+  size_t total;
+} block_cache;
+
+static block_cache g_cache = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* A cached block of at least `bytes` and at most 1/8 more, or NULL. */
+static void *cache_take(size_t bytes) {
+  void *p = NULL;
+  pthread_mutex_lock(&g_cache.lock);
+  int best = -1;
+  for (int i = 0; i < CACHE_SLOTS; i++)
+    if (g_cache.size[i] >= bytes && g_cache.size[i] - bytes <= bytes / 8 &&
+        (best < 0 || g_cache.size[i] < g_cache.size[best]))
+      best = i;
+  if (best >= 0) {
+    p = g_cache.ptr[best];
+    g_cache.total -= g_cache.size[best];
+    g_cache.ptr[best] = NULL;
+    g_cache.size[best] = 0;
+  }
+  pthread_mutex_unlock(&g_cache.lock);
+  return p;
+}
+
+/* Keeps ptr for reuse; 0 when the cache is full (the caller frees it). */
+static int cache_put(void *ptr, size_t size) {
+  int kept = 0;
+  pthread_mutex_lock(&g_cache.lock);
+  if (g_cache.total + size <= CACHE_MAX_BYTES)
+    for (int i = 0; i < CACHE_SLOTS && !kept; i++)
+      if (g_cache.size[i] == 0) {
+        g_cache.ptr[i] = ptr;
+        g_cache.size[i] = size;
+        g_cache.total += size;
+        kept = 1;
+      }
+  pthread_mutex_unlock(&g_cache.lock);
+  return kept;
+}
+
 static void *cpu_alloc(int ordinal, size_t bytes) {
   (void)ordinal;
+  if (bytes >= CACHE_MIN_BYTES) {
+    void *p = cache_take(bytes);
+    if (p != NULL) return p;
+  }
   return malloc(bytes ? bytes : 1);
 }
 
 static void cpu_free(int ordinal, void *ptr) {
   (void)ordinal;
+  if (ptr == NULL) return;
+  const size_t size = malloc_usable_size(ptr);
+  if (size >= CACHE_MIN_BYTES && cache_put(ptr, size)) return;
   free(ptr);
 }
 

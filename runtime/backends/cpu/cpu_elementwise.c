@@ -1,13 +1,16 @@
 /* runtime/backends/cpu/cpu_elementwise.c — element-wise kernels of the cpu backend: fill,
  * broadcast binary operations, where, scalar and unary operations. Inner loops are written
  * for the compiler's vectorizer (restrict pointers, unit-stride fast paths); broadcasting walks
- * the output row by row after merging axes that are contiguous for every operand. Integer
- * arithmetic wraps (two's complement) instead of overflowing. */
+ * the output row by row after merging axes that are contiguous for every operand. Large loops
+ * are split into ranges run on the backend's worker threads (cpu_parallel.c); each range writes
+ * its own outputs, so results do not depend on the thread count. Integer arithmetic wraps (two's
+ * complement) instead of overflowing. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "cpu_kernels.h"
+#include "cpu_parallel.h"
 
 /* ---- integer helpers: wrapping arithmetic, defined division, saturating conversion ---- */
 
@@ -29,26 +32,32 @@ static inline int64_t to_i64(double v) {
 
 /* ---- fill ---- */
 
-int cpu_fill(const dt_op_desc *op) {
+static void fill_range(void *ctx, int64_t b, int64_t e) {
+  const dt_op_desc *op = ctx;
   const float v = op->u.scalar.value;
-  const int64_t n = op->n;
   switch (op->out_kind) {
     case DT_FLOAT: {
       float *restrict o = op->out;
-      for (int64_t i = 0; i < n; i++) o[i] = v;
-      return 0;
+      for (int64_t i = b; i < e; i++) o[i] = v;
+      return;
     }
     case DT_INT: {
       int64_t *restrict o = op->out;
       const int64_t iv = to_i64(v);
-      for (int64_t i = 0; i < n; i++) o[i] = iv;
-      return 0;
+      for (int64_t i = b; i < e; i++) o[i] = iv;
+      return;
     }
     case DT_BOOL:
-      memset(op->out, v != 0.0f, (size_t)n);
-      return 0;
+      memset((uint8_t *)op->out + b, v != 0.0f, (size_t)(e - b));
+      return;
   }
-  return cpu_set_error("fill: unknown kind", op);
+}
+
+int cpu_fill(const dt_op_desc *op) {
+  if (op->out_kind != DT_FLOAT && op->out_kind != DT_INT && op->out_kind != DT_BOOL)
+    return cpu_set_error("fill: unknown kind", op);
+  cpu_parallel_for(op->n, CPU_PARALLEL_GRAIN, fill_range, (void *)op);
+  return 0;
 }
 
 /* ---- broadcasting driver ---- */
@@ -56,51 +65,89 @@ int cpu_fill(const dt_op_desc *op) {
 /* One output row: n elements; in[k] advances by s[k] elements per output element. */
 typedef void (*cpu_row_fn)(const void *const in[3], const int64_t s[3], void *out, int64_t n);
 
-static void broadcast_run(const dt_op_desc *op, int nin, const size_t es[3], size_t es_out,
-                          cpu_row_fn row) {
-  static const int64_t unit[3] = {1, 1, 1};
-  if (op->u.bcast.contiguous || op->u.bcast.rank == 0) {
-    row(op->in, unit, op->out, op->n);
-    return;
-  }
-  /* Merge axes into dims[0] (innermost) .. dims[m-1], dropping size-1 axes. */
+/* A broadcast operation's merged geometry: dim[0] (innermost) .. dim[m-1], strides st. */
+typedef struct bcast_job {
+  const dt_op_desc *op;
+  int nin, m;
+  size_t es[3], es_out;
+  cpu_row_fn row;
   int64_t dim[DT_MAX_RANK], st[3][DT_MAX_RANK];
-  int m = 0;
-  for (int a = op->u.bcast.rank - 1; a >= 0; a--) {
-    const int64_t len = op->u.bcast.shape[a];
-    if (len == 1) continue;
-    int mergeable = m > 0;
-    for (int k = 0; k < nin && mergeable; k++)
-      mergeable = op->u.bcast.strides[k][a] == st[k][m - 1] * dim[m - 1];
-    if (mergeable) {
-      dim[m - 1] *= len;
-      continue;
-    }
-    dim[m] = len;
-    for (int k = 0; k < nin; k++) st[k][m] = op->u.bcast.strides[k][a];
-    m++;
+} bcast_job;
+
+/* Elements [b, e) of a single contiguous-for-its-strides row (m <= 1). */
+static void bcast_flat_range(void *ctx, int64_t b, int64_t e) {
+  const bcast_job *j = ctx;
+  const void *in[3] = {NULL, NULL, NULL};
+  int64_t s[3] = {0, 0, 0};
+  for (int k = 0; k < j->nin; k++) {
+    s[k] = j->m == 0 ? 1 : j->st[k][0];
+    in[k] = (const char *)j->op->in[k] + b * s[k] * (int64_t)j->es[k];
   }
-  if (m == 0) { /* every axis has length 1 */
-    row(op->in, unit, op->out, op->n);
-    return;
-  }
+  j->row(in, s, (char *)j->op->out + b * (int64_t)j->es_out, e - b);
+}
+
+/* Output rows [r0, r1) of dim[0] elements each. */
+static void bcast_rows_range(void *ctx, int64_t r0, int64_t r1) {
+  const bcast_job *j = ctx;
+  const int nin = j->nin, m = j->m;
   int64_t idx[DT_MAX_RANK] = {0};
   int64_t off[3] = {0, 0, 0};
+  int64_t rest = r0;
+  for (int d = 1; d < m; d++) { /* the row's index, digit by digit */
+    idx[d] = rest % j->dim[d];
+    rest /= j->dim[d];
+    for (int k = 0; k < nin; k++) off[k] += idx[d] * j->st[k][d];
+  }
   int64_t s0[3] = {0, 0, 0};
-  for (int k = 0; k < nin; k++) s0[k] = st[k][0];
-  const int64_t len = dim[0], rows = op->n / dim[0];
-  char *out = op->out;
-  for (int64_t r = 0; r < rows; r++) {
+  for (int k = 0; k < nin; k++) s0[k] = j->st[k][0];
+  const int64_t len = j->dim[0];
+  char *out = j->op->out;
+  for (int64_t r = r0; r < r1; r++) {
     const void *in[3] = {NULL, NULL, NULL};
-    for (int k = 0; k < nin; k++) in[k] = (const char *)op->in[k] + off[k] * (int64_t)es[k];
-    row(in, s0, out + r * len * (int64_t)es_out, len);
-    for (int j = 1; j < m; j++) {
-      for (int k = 0; k < nin; k++) off[k] += st[k][j];
-      if (++idx[j] < dim[j]) break;
-      for (int k = 0; k < nin; k++) off[k] -= st[k][j] * dim[j];
-      idx[j] = 0;
+    for (int k = 0; k < nin; k++) in[k] = (const char *)j->op->in[k] + off[k] * (int64_t)j->es[k];
+    j->row(in, s0, out + r * len * (int64_t)j->es_out, len);
+    for (int d = 1; d < m; d++) {
+      for (int k = 0; k < nin; k++) off[k] += j->st[k][d];
+      if (++idx[d] < j->dim[d]) break;
+      for (int k = 0; k < nin; k++) off[k] -= j->st[k][d] * j->dim[d];
+      idx[d] = 0;
     }
   }
+}
+
+static void broadcast_run(const dt_op_desc *op, int nin, const size_t es[3], size_t es_out,
+                          cpu_row_fn row) {
+  bcast_job j;
+  j.op = op;
+  j.nin = nin;
+  j.es_out = es_out;
+  j.row = row;
+  j.m = 0;
+  for (int k = 0; k < 3; k++) j.es[k] = es[k];
+  if (!op->u.bcast.contiguous && op->u.bcast.rank > 0) {
+    /* Merge axes into dim[0] (innermost) .. dim[m-1], dropping size-1 axes. */
+    for (int a = op->u.bcast.rank - 1; a >= 0; a--) {
+      const int64_t len = op->u.bcast.shape[a];
+      if (len == 1) continue;
+      int mergeable = j.m > 0;
+      for (int k = 0; k < nin && mergeable; k++)
+        mergeable = op->u.bcast.strides[k][a] == j.st[k][j.m - 1] * j.dim[j.m - 1];
+      if (mergeable) {
+        j.dim[j.m - 1] *= len;
+        continue;
+      }
+      j.dim[j.m] = len;
+      for (int k = 0; k < nin; k++) j.st[k][j.m] = op->u.bcast.strides[k][a];
+      j.m++;
+    }
+  }
+  if (j.m <= 1) { /* one row: split along it */
+    cpu_parallel_for(op->n, CPU_PARALLEL_GRAIN, bcast_flat_range, &j);
+    return;
+  }
+  const int64_t rows = op->n / j.dim[0];
+  int64_t grain = CPU_PARALLEL_GRAIN / j.dim[0];
+  cpu_parallel_for(rows, grain > 0 ? grain : 1, bcast_rows_range, &j);
 }
 
 /* ---- binary rows: unit-stride, scalar-operand and general-stride loops ---- */
@@ -194,13 +241,34 @@ int cpu_binary(const dt_op_desc *op) {
 
 /* ---- where: copies elements of the value kind's width ---- */
 
+/* Unit-stride and one-scalar-operand rows (relu's gradient: where(mask, g, 0)) read both
+   values and select, which the vectorizer turns into a blend. */
 #define CPU_WHERE_ROW(NAME, T)                                                                \
   static void NAME(const void *const in[3], const int64_t s[3], void *out, int64_t n) {       \
     const uint8_t *restrict c = in[0];                                                        \
     const T *restrict a = in[1];                                                              \
     const T *restrict b = in[2];                                                              \
     T *restrict o = out;                                                                      \
-    for (int64_t i = 0; i < n; i++) o[i] = c[i * s[0]] ? a[i * s[1]] : b[i * s[2]];           \
+    if (s[0] == 1 && s[1] == 1 && s[2] == 1) {                                                \
+      for (int64_t i = 0; i < n; i++) {                                                       \
+        const T x = a[i], y = b[i];                                                           \
+        o[i] = c[i] ? x : y;                                                                  \
+      }                                                                                       \
+    } else if (s[0] == 1 && s[1] == 1 && s[2] == 0) {                                         \
+      const T y = b[0];                                                                       \
+      for (int64_t i = 0; i < n; i++) {                                                       \
+        const T x = a[i];                                                                     \
+        o[i] = c[i] ? x : y;                                                                  \
+      }                                                                                       \
+    } else if (s[0] == 1 && s[1] == 0 && s[2] == 1) {                                         \
+      const T x = a[0];                                                                       \
+      for (int64_t i = 0; i < n; i++) {                                                       \
+        const T y = b[i];                                                                     \
+        o[i] = c[i] ? x : y;                                                                  \
+      }                                                                                       \
+    } else {                                                                                  \
+      for (int64_t i = 0; i < n; i++) o[i] = c[i * s[0]] ? a[i * s[1]] : b[i * s[2]];         \
+    }                                                                                         \
   }
 
 CPU_WHERE_ROW(row_where_u8, uint8_t)
@@ -216,53 +284,51 @@ int cpu_where(const dt_op_desc *op) {
   return 0;
 }
 
-/* ---- scalar and unary operations (same shape in and out) ---- */
+/* ---- scalar and unary operations (same shape in and out), over ranges [b, e) ---- */
 
 #define CPU_MAP(T, EXPR)                               \
   do {                                                 \
     const T *restrict a = op->in[0];                   \
     T *restrict o = op->out;                           \
-    for (int64_t i = 0; i < n; i++) {                  \
+    for (int64_t i = b; i < e; i++) {                  \
       const T x = a[i];                                \
       o[i] = (EXPR);                                   \
     }                                                  \
   } while (0)
 
-int cpu_scalar(const dt_op_desc *op) {
-  const int64_t n = op->n;
+static void scalar_range(void *ctx, int64_t b, int64_t e) {
+  const dt_op_desc *op = ctx;
   const float s = op->u.scalar.value;
   const double sd = s;
   const int add = op->op == DT_OP_ADD_SCALAR;
-  switch (op->kind) {
-    case DT_FLOAT:
-      if (add)
-        CPU_MAP(float, x + s);
-      else
-        CPU_MAP(float, x * s);
-      return 0;
-    case DT_INT:
-      if (add)
-        CPU_MAP(int64_t, to_i64((double)x + sd));
-      else
-        CPU_MAP(int64_t, to_i64((double)x * sd));
-      return 0;
-    case DT_BOOL:
-      break;
+  if (op->kind == DT_FLOAT) {
+    if (add)
+      CPU_MAP(float, x + s);
+    else
+      CPU_MAP(float, x * s);
+  } else if (add) {
+    CPU_MAP(int64_t, to_i64((double)x + sd));
+  } else {
+    CPU_MAP(int64_t, to_i64((double)x * sd));
   }
-  return cpu_set_error("scalar operation: unsupported kind", op);
+}
+
+int cpu_scalar(const dt_op_desc *op) {
+  if (op->kind != DT_FLOAT && op->kind != DT_INT)
+    return cpu_set_error("scalar operation: unsupported kind", op);
+  cpu_parallel_for(op->n, CPU_PARALLEL_GRAIN, scalar_range, (void *)op);
+  return 0;
 }
 
 static inline float sigmoid_f32(float x) { return 1.0f / (1.0f + expf(-x)); }
 
-int cpu_unary(const dt_op_desc *op) {
-  const int64_t n = op->n;
+static void unary_range(void *ctx, int64_t b, int64_t e) {
+  const dt_op_desc *op = ctx;
   const dt_op k = op->op;
   if (op->kind == DT_INT && k == DT_OP_NEG)
     CPU_MAP(int64_t, wrap_sub(0, x));
-  else if (op->kind == DT_INT && k == DT_OP_RELU)
+  else if (op->kind == DT_INT) /* relu */
     CPU_MAP(int64_t, x > 0 ? x : 0);
-  else if (op->kind != DT_FLOAT)
-    return cpu_set_error("unary operation: unsupported kind", op);
   else if (k == DT_OP_NEG)
     CPU_MAP(float, -x);
   else if (k == DT_OP_EXP)
@@ -273,9 +339,22 @@ int cpu_unary(const dt_op_desc *op) {
     CPU_MAP(float, x > 0.0f ? x : 0.0f);
   else if (k == DT_OP_SIGMOID)
     CPU_MAP(float, sigmoid_f32(x));
-  else if (k == DT_OP_TANH)
+  else /* tanh */
     CPU_MAP(float, tanhf(x));
-  else
+}
+
+int cpu_unary(const dt_op_desc *op) {
+  const dt_op k = op->op;
+  if (op->kind == DT_INT && k != DT_OP_NEG && k != DT_OP_RELU)
+    return cpu_set_error("unary operation: unsupported kind", op);
+  if (op->kind != DT_FLOAT && op->kind != DT_INT)
+    return cpu_set_error("unary operation: unsupported kind", op);
+  if (k != DT_OP_NEG && k != DT_OP_EXP && k != DT_OP_LOG && k != DT_OP_RELU &&
+      k != DT_OP_SIGMOID && k != DT_OP_TANH)
     return cpu_set_error("unary operation: not a unary op", op);
+  /* exp, log, sigmoid, tanh cost far more than a load: a thread pays off sooner */
+  const int64_t grain = (k == DT_OP_NEG || k == DT_OP_RELU) ? CPU_PARALLEL_GRAIN
+                                                            : CPU_PARALLEL_GRAIN / 8;
+  cpu_parallel_for(op->n, grain, unary_range, (void *)op);
   return 0;
 }

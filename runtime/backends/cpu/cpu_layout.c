@@ -1,29 +1,37 @@
 /* runtime/backends/cpu/cpu_layout.c — the cpu backend's matrix product (OpenBLAS cblas_sgemm
- * for float, an i-k-j loop for int), blocked 2-D transpose, and the slice copy used by cat and
- * its gradient. */
+ * for float, its transpose flags for transposed operands; an i-k-j loop for int), blocked 2-D
+ * transpose, and the slice copy used by cat and its gradient. */
 #include <cblas.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu_blas.h"
 #include "cpu_kernels.h"
 
+/* c = op(a) x op(b) in wrapping int64 arithmetic; element (i, p) of op(a) is at i*sa_i + p*sa_p. */
 static void matmul_i64(const int64_t *restrict a, const int64_t *restrict b, int64_t *restrict c,
-                       int64_t m, int64_t k, int64_t n) {
+                       int64_t m, int64_t k, int64_t n, int trans_a, int trans_b) {
+  const int64_t sa_i = trans_a ? 1 : k, sa_p = trans_a ? m : 1;
+  const int64_t sb_p = trans_b ? 1 : n, sb_j = trans_b ? k : 1;
   for (int64_t i = 0; i < m; i++) {
     uint64_t *restrict row = (uint64_t *)(c + i * n);
     for (int64_t j = 0; j < n; j++) row[j] = 0;
     for (int64_t p = 0; p < k; p++) {
-      const uint64_t x = (uint64_t)a[i * k + p];
-      const int64_t *restrict brow = b + p * n;
-      for (int64_t j = 0; j < n; j++) row[j] += x * (uint64_t)brow[j];
+      const uint64_t x = (uint64_t)a[i * sa_i + p * sa_p];
+      const int64_t *restrict brow = b + p * sb_p;
+      if (sb_j == 1)
+        for (int64_t j = 0; j < n; j++) row[j] += x * (uint64_t)brow[j];
+      else
+        for (int64_t j = 0; j < n; j++) row[j] += x * (uint64_t)brow[j * sb_j];
     }
   }
 }
 
 int cpu_matmul(const dt_op_desc *op) {
   const int64_t m = op->u.matmul.m, k = op->u.matmul.k, n = op->u.matmul.n;
+  const int ta = op->u.matmul.trans_a, tb = op->u.matmul.trans_b;
   if (op->kind == DT_INT) {
-    matmul_i64(op->in[0], op->in[1], op->out, m, k, n);
+    matmul_i64(op->in[0], op->in[1], op->out, m, k, n, ta, tb);
     return 0;
   }
   if (op->kind != DT_FLOAT) return cpu_set_error("matmul: unsupported kind", op);
@@ -34,8 +42,10 @@ int cpu_matmul(const dt_op_desc *op) {
   }
   if (m > INT32_MAX || k > INT32_MAX || n > INT32_MAX)
     return cpu_set_error("matmul: a dimension exceeds the BLAS integer range", op);
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)m, (blasint)n, (blasint)k, 1.0f,
-              op->in[0], (blasint)k, op->in[1], (blasint)n, 0.0f, op->out, (blasint)n);
+  dt__cpu_blas_warn_once(); /* OpenBLAS on kernels below this CPU: say so, once */
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+              (blasint)m, (blasint)n, (blasint)k, 1.0f, op->in[0], (blasint)(ta ? m : k), op->in[1],
+              (blasint)(tb ? k : n), 0.0f, op->out, (blasint)n);
   return 0;
 }
 

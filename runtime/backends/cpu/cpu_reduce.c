@@ -1,10 +1,13 @@
 /* runtime/backends/cpu/cpu_reduce.c — reductions of the cpu backend: sums over an axis (a full
  * sum is the case outer = inner = 1) and the mean squared error. Float sums are blocked for
  * accuracy: short blocks are summed in float over several vector lanes, and the block totals
- * are accumulated in double, so the error does not grow with the length. */
+ * are accumulated in double, so the error does not grow with the length. Sums over an axis
+ * are split over the worker threads by output element (cpu_parallel.c): each output's sum is
+ * computed the same way whatever the split, so results do not depend on the thread count. */
 #include <stdint.h>
 
 #include "cpu_kernels.h"
+#include "cpu_parallel.h"
 
 #define SUM_BLOCK 1024 /* elements per float block */
 #define SUM_LANES 16   /* independent float accumulators (vectorizable) */
@@ -54,9 +57,9 @@ static double sum_sq_diff_f32(const float *restrict a, const float *restrict b, 
   return total;
 }
 
-/* out[c] = scale * sum_j in[j*inner + c] for c < inner, columns in chunks, rows blocked. */
-static void sum_columns_f32(const float *restrict in, int64_t len, int64_t inner, float scale,
-                            float *restrict out) {
+/* out[c] = scale * sum_j in[j*stride + c] for c < inner, columns in chunks, rows blocked. */
+static void sum_columns_f32(const float *restrict in, int64_t len, int64_t stride, int64_t inner,
+                            float scale, float *restrict out) {
   for (int64_t c0 = 0; c0 < inner; c0 += COL_CHUNK) {
     const int64_t w = inner - c0 < COL_CHUNK ? inner - c0 : COL_CHUNK;
     double total[COL_CHUNK] = {0};
@@ -64,7 +67,7 @@ static void sum_columns_f32(const float *restrict in, int64_t len, int64_t inner
       const int64_t rows = len - j0 < ROW_BLOCK ? len - j0 : ROW_BLOCK;
       float part[COL_CHUNK] = {0};
       for (int64_t j = j0; j < j0 + rows; j++) {
-        const float *restrict row = in + j * inner + c0;
+        const float *restrict row = in + j * stride + c0;
         for (int64_t c = 0; c < w; c++) part[c] += row[c];
       }
       for (int64_t c = 0; c < w; c++) total[c] += (double)part[c];
@@ -85,6 +88,25 @@ static void sum_dim_i64(const int64_t *restrict in, int64_t outer, int64_t len, 
   }
 }
 
+/* Outputs [b, e) of a float sum over an axis, out[o*inner + c]. */
+static void sum_dim_range(void *ctx, int64_t b, int64_t e) {
+  const dt_op_desc *op = ctx;
+  const int64_t len = op->u.reduce.len, inner = op->u.reduce.inner;
+  const float *in = op->in[0];
+  float *out = op->out;
+  const float scale = op->u.reduce.scale;
+  if (inner == 1) {
+    for (int64_t o = b; o < e; o++) out[o] = (float)(sum_f32(in + o * len, len) * (double)scale);
+    return;
+  }
+  for (int64_t i = b; i < e;) { /* the columns of one outer slice at a time */
+    const int64_t o = i / inner, c0 = i % inner;
+    const int64_t c1 = (o + 1) * inner < e ? inner : e - o * inner;
+    sum_columns_f32(in + o * len * inner + c0, len, inner, c1 - c0, scale, out + i);
+    i += c1 - c0;
+  }
+}
+
 int cpu_sum_dim(const dt_op_desc *op) {
   const int64_t outer = op->u.reduce.outer, len = op->u.reduce.len, inner = op->u.reduce.inner;
   if (op->kind == DT_INT && op->out_kind == DT_INT) {
@@ -93,15 +115,11 @@ int cpu_sum_dim(const dt_op_desc *op) {
   }
   if (op->kind != DT_FLOAT || op->out_kind != DT_FLOAT)
     return cpu_set_error("sum: unsupported kind", op);
-  const float *in = op->in[0];
-  float *out = op->out;
-  const float scale = op->u.reduce.scale;
-  for (int64_t o = 0; o < outer; o++) {
-    if (inner == 1)
-      out[o] = (float)(sum_f32(in + o * len, len) * (double)scale);
-    else
-      sum_columns_f32(in + o * len * inner, len, inner, scale, out + o * inner);
-  }
+  const int64_t per_output = len > 0 ? len : 1;
+  int64_t grain = CPU_PARALLEL_GRAIN / per_output;
+  if (inner > 1 && grain < 16) grain = 16; /* whole vectors of columns per range */
+  if (grain < 1) grain = 1;
+  cpu_parallel_for(outer * inner, grain, sum_dim_range, (void *)op);
   return 0;
 }
 

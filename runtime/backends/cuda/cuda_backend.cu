@@ -4,11 +4,20 @@
  * synchronize the device each time), copies with cudaMemcpy, and the plugin entry point
  * (DT_BACKEND_PLUGIN_ENTRY) through which libdt loads it at run time.
  *
+ * Float matrix products go to cuBLAS SGEMM where libcublas can be opened (dlopen at the first
+ * product, so the plugin still loads where it is missing): transposed operands through its
+ * transpose flags, DT_MATMUL_FAST through its TF32 tensor-op math mode; the tiled kernel of
+ * runtime/kernels/ is the fallback (and the int product). DT_CUDA_CUBLAS=0 keeps the kernel.
+ *
  * Kernel launches are asynchronous: a fault inside a kernel is reported by the next call that
  * waits for the device (a copy out, synchronize). DT_CUDA_SYNC=1 makes every run wait, so the
  * failing operation reports it itself. */
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
+#include <atomic>
+#include <climits>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -69,6 +78,8 @@ struct Device {
   size_t cached_bytes = 0;
   void *scratch = nullptr;
   size_t scratch_bytes = 0;
+  cublasHandle_t blas = nullptr; /* created at the first float product */
+  bool blas_tried = false;
 };
 
 Device g_dev[kMaxDevices];
@@ -222,6 +233,78 @@ void *cuda_scratch(const dt_k_env *env, size_t bytes) {
   return d->scratch;
 }
 
+/* ---- cuBLAS, opened at run time ---- */
+
+struct Cublas {
+  decltype(&cublasCreate_v2) create = nullptr;
+  decltype(&cublasSetMathMode) set_math_mode = nullptr;
+  decltype(&cublasSgemm_v2) sgemm = nullptr;
+};
+
+Cublas g_blas;
+std::once_flag g_blas_once;
+std::atomic<int> g_use_blas{-1}; /* -1: from DT_CUDA_CUBLAS at the first product */
+
+void open_cublas() {
+  char name[64];
+  snprintf(name, sizeof name, "libcublas.so.%d", (int)CUBLAS_VER_MAJOR);
+  void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+  if (h == nullptr) h = dlopen("libcublas.so", RTLD_NOW | RTLD_LOCAL);
+  if (h == nullptr) return;
+  Cublas b;
+  b.create = reinterpret_cast<decltype(b.create)>(dlsym(h, "cublasCreate_v2"));
+  b.set_math_mode = reinterpret_cast<decltype(b.set_math_mode)>(dlsym(h, "cublasSetMathMode"));
+  b.sgemm = reinterpret_cast<decltype(b.sgemm)>(dlsym(h, "cublasSgemm_v2"));
+  if (b.create != nullptr && b.set_math_mode != nullptr && b.sgemm != nullptr) g_blas = b;
+}
+
+/* d's cuBLAS handle (d->lock held, d current), or nullptr: no cuBLAS, or switched off. */
+cublasHandle_t blas_handle(Device *d) {
+  int use = g_use_blas.load(std::memory_order_relaxed);
+  if (use < 0) {
+    const char *s = getenv("DT_CUDA_CUBLAS");
+    use = !(s != nullptr && s[0] == '0');
+    g_use_blas.store(use, std::memory_order_relaxed);
+  }
+  if (!use) return nullptr;
+  std::call_once(g_blas_once, open_cublas);
+  if (g_blas.create == nullptr) return nullptr;
+  if (!d->blas_tried) {
+    d->blas_tried = true;
+    if (g_blas.create(&d->blas) != CUBLAS_STATUS_SUCCESS) d->blas = nullptr;
+  }
+  return d->blas;
+}
+
+/* A float product through cuBLAS: 1 when done (rc set), 0 when the kernel should run instead. */
+int blas_matmul(Device *d, const dt_op_desc *op, int *rc) {
+  const int64_t m = op->u.matmul.m, n = op->u.matmul.n, k = op->u.matmul.k;
+  if (op->kind != DT_FLOAT || m <= 0 || n <= 0 || k <= 0 || m > INT_MAX || n > INT_MAX ||
+      k > INT_MAX)
+    return 0;
+  cublasHandle_t h = blas_handle(d);
+  if (h == nullptr) return 0;
+  const int ta = op->u.matmul.trans_a, tb = op->u.matmul.trans_b;
+  const cublasMath_t mode =
+      op->u.matmul.precision == DT_MATMUL_FAST ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH;
+  const float one = 1.0f, zero = 0.0f;
+  /* row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: B first */
+  cublasStatus_t s = g_blas.set_math_mode(h, mode);
+  if (s == CUBLAS_STATUS_SUCCESS)
+    s = g_blas.sgemm(h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, (int)n,
+                     (int)m, (int)k, &one, static_cast<const float *>(op->in[1]), (int)(tb ? k : n),
+                     static_cast<const float *>(op->in[0]), (int)(ta ? m : k), &zero,
+                     static_cast<float *>(op->out), (int)n);
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    set_err("cublasSgemm (%lld x %lld x %lld): cuBLAS status %d", (long long)m, (long long)k,
+            (long long)n, (int)s);
+    *rc = -1;
+  } else {
+    *rc = after_launch("cublasSgemm");
+  }
+  return 1;
+}
+
 bool sync_each_run() {
   static const bool on = [] {
     const char *s = getenv("DT_CUDA_SYNC");
@@ -239,7 +322,8 @@ int cuda_run(int ordinal, const dt_op_desc *op) {
   env.scratch = cuda_scratch;
   env.device = d;
   g_err[0] = '\0';
-  int rc = dt_k_run(&env, op);
+  int rc = 0;
+  if (!(op->op == DT_OP_MATMUL && blas_matmul(d, op, &rc))) rc = dt_k_run(&env, op);
   if (rc != 0) {
     if (g_err[0] == '\0')
       set_err("cuda:%d: %s is not supported on these kinds (in %d, out %d) or scratch memory ran "
@@ -285,6 +369,10 @@ const dt_backend_iface g_iface = {
 }  // namespace
 
 extern "C" const dt_backend_iface *dt_cuda_backend(void) { return &g_iface; }
+
+/* For benchmarks: 1 sends float products to cuBLAS (the default, where it loads), 0 to the
+   tiled kernel. */
+extern "C" void dt_cuda_use_cublas(int on) { g_use_blas.store(on ? 1 : 0, std::memory_order_relaxed); }
 
 extern "C" size_t dt_cuda_cached_bytes(int ordinal) {
   if (ordinal < 0 || ordinal >= kMaxDevices) return 0;

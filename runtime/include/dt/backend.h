@@ -40,7 +40,10 @@ typedef enum dt_op {
   DT_OP_SUM_DIM,    /* in0 viewed as [outer, len, inner] -> out [outer, inner],
                        out = scale * sum over len (u.reduce); a full sum is outer = inner = 1;
                        mean is scale = 1/len. For int, scale is ignored. */
-  DT_OP_MATMUL,     /* in0 [m, k] x in1 [k, n] -> out [m, n] (u.matmul); float or int */
+  DT_OP_MATMUL,     /* op(in0) [m, k] x op(in1) [k, n] -> out [m, n] (u.matmul); float or int.
+                       op(x) is x, or x transposed when u.matmul.trans_a (in0 stored [k, m]) or
+                       trans_b (in1 stored [n, k]) is set: backward products read transposed
+                       operands in place, never copied. Every backend honours both flags. */
   DT_OP_TRANSPOSE,  /* in0 [rows, cols] -> out [cols, rows] (u.transpose); any kind */
   DT_OP_COPY_SLICE, /* for cat and its gradient (u.slice), any kind: for o < outer, j < len:
                          out[(o*dst_len + dst_start + j)*inner + i] =
@@ -76,6 +79,8 @@ typedef struct dt_op_desc {
     } reduce;
     struct {
       int64_t m, k, n;
+      int trans_a, trans_b; /* 0 or 1: in0 / in1 read transposed */
+      int precision;        /* a dt_matmul_precision: DT_MATMUL_EXACT (0) unless asked */
     } matmul;
     struct {
       int64_t rows, cols;

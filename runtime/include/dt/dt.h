@@ -118,6 +118,14 @@ dt_tensor *dt_greater(const dt_tensor *a, const dt_tensor *b);
 dt_tensor *dt_where(const dt_tensor *cond, const dt_tensor *a, const dt_tensor *b);
 dt_tensor *dt_mse_loss(const dt_tensor *pred, const dt_tensor *target);
 
+/* ---- matrix-product precision (process-wide; exact by default, so results stay exact) ----
+   DT_MATMUL_FAST lets a backend use a faster, less precise float product where it has one:
+   TF32 tensor cores on cuda (inputs rounded to 10 mantissa bits, FP32 accumulation); cpu and
+   sim stay exact. Applies to products started after the call, forward and backward. */
+typedef enum dt_matmul_precision { DT_MATMUL_EXACT = 0, DT_MATMUL_FAST = 1 } dt_matmul_precision;
+void dt_set_matmul_precision(dt_matmul_precision p);
+dt_matmul_precision dt_get_matmul_precision(void);
+
 /* ---- errors ---- */
 void dt_set_error_mode(dt_error_mode m);
 dt_error_mode dt_get_error_mode(void);
