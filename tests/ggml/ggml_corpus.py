@@ -164,7 +164,7 @@ class Driver:
                 message, key or "no rule")}
         _, path, line = stack_f[at]
         callee = next((f[0] for f in reversed(stack_f[:at]) if f and f[0] != "??"), None)
-        failure = {"path": path, "line": line, "op": callee or "host access",
+        failure = {"path": path, "line": line, "op": callee or "the program's own code",
                    "message": message, "rule": self.rule_ids.get(key, key or "-")}
         return {"kind": "tag-failure" if key else "other-failure", "failure": failure}
 
@@ -239,7 +239,7 @@ def check_analyze(drv, prog):
 def describe(run):
     if "failure" in run:
         fl = run["failure"]
-        return "%s at line %d (%s: %s)" % (fl["rule"], fl["line"], fl["op"], fl["message"])
+        return "%s at line %d (in %s: %s)" % (fl["rule"], fl["line"], fl["op"], fl["message"])
     return run["kind"]
 
 
