@@ -163,8 +163,12 @@ class Driver:
             return {"kind": "crash", "detail": "%s (%s) outside the program's files" % (
                 message, key or "no rule")}
         _, path, line = stack_f[at]
-        callee = next((f[0] for f in reversed(stack_f[:at]) if f and f[0] != "??"), None)
-        failure = {"path": path, "line": line, "op": callee or "the program's own code",
+        # What the program's line was running: the frame under it (tail calls may hide some).
+        if at == 0:
+            callee = "the program's own code"
+        else:
+            callee = stack_f[at - 1][0] if stack_f[at - 1] else "a shared library's function"
+        failure = {"path": path, "line": line, "op": callee,
                    "message": message, "rule": self.rule_ids.get(key, key or "-")}
         return {"kind": "tag-failure" if key else "other-failure", "failure": failure}
 
