@@ -8,7 +8,8 @@
                     device (tests/ggml/runtime), runs it, and judges the run against the
                     annotations and against tagcheck's findings, as the dt oracle does: a run
                     that ends cleanly has no error finding; a run that fails fails at a line
-                    where a finding has that rule.
+                    where a finding has that rule; and an annotated program's run must fail
+                    (run-args / run-env pick the failing path).
   oracle-all        every program, with a table and totals.
 
 A failing run is read from the fault trap's report (tests/ggml/runtime/oracle_trap.c): the kind
@@ -46,9 +47,11 @@ NULL_PAGE = 1 << 16  # a fault below this address is a NULL data pointer (plus a
 
 
 class Driver:
-    def __init__(self, manifest_path):
+    def __init__(self, manifest_path, check):
         with open(manifest_path, encoding="utf-8") as fh:
             self.m = json.load(fh)
+        # One work area per check: ctest runs a program's oracle and the totals in parallel.
+        self.work_dir = os.path.join(self.m["work_dir"], check)
         with open(self.m["rules"], encoding="utf-8") as fh:
             rules = json.load(fh)
         self.rule_ids = rules["rule_ids"]
@@ -73,7 +76,7 @@ class Driver:
         return corpus.Program(os.path.basename(path), path, [path])
 
     def work(self, prog):
-        d = os.path.join(self.m["work_dir"], prog.name.replace(".", "_"))
+        d = os.path.join(self.work_dir, prog.name.replace(".", "_"))
         os.makedirs(d, exist_ok=True)
         return d
 
@@ -160,8 +163,12 @@ class Driver:
             return {"kind": "crash", "detail": "%s (%s) outside the program's files" % (
                 message, key or "no rule")}
         _, path, line = stack_f[at]
-        callee = next((f[0] for f in reversed(stack_f[:at]) if f and f[0] != "??"), None)
-        failure = {"path": path, "line": line, "op": callee or "host access",
+        # What the program's line was running: the frame under it (tail calls may hide some).
+        if at == 0:
+            callee = "the program's own code"
+        else:
+            callee = stack_f[at - 1][0] if stack_f[at - 1] else "a shared library's function"
+        failure = {"path": path, "line": line, "op": callee,
                    "message": message, "rule": self.rule_ids.get(key, key or "-")}
         return {"kind": "tag-failure" if key else "other-failure", "failure": failure}
 
@@ -236,7 +243,7 @@ def check_analyze(drv, prog):
 def describe(run):
     if "failure" in run:
         fl = run["failure"]
-        return "%s at line %d (%s: %s)" % (fl["rule"], fl["line"], fl["op"], fl["message"])
+        return "%s at line %d (in %s: %s)" % (fl["rule"], fl["line"], fl["op"], fl["message"])
     return run["kind"]
 
 
@@ -251,6 +258,11 @@ def check_oracle(drv, prog):
         out.append(run.get("detail") or "the run ended in a failure that is no ggml rule's")
         return False, out, (describe(run), "-", "-")
     ok_a, why_a = corpus.judge(run, prog.expectations)
+    if ok_a and run["kind"] == "clean" and prog.expectations:
+        # Every bug program is run on a path that fails, warned paths included.
+        ok_a, why_a = False, ("the program is annotated (%s) but its run failed nowhere: give "
+                              "it run-args / run-env that take a failing path" %
+                              ", ".join(map(repr, prog.expectations)))
     out.append("annotations vs run: " + why_a)
     findings, err = drv.analyze(prog)
     if err:
@@ -270,7 +282,7 @@ def main(argv):
     ap.add_argument("program", nargs="?")
     a = ap.parse_args(argv)
     try:
-        drv = Driver(a.manifest)
+        drv = Driver(a.manifest, a.command)
         if a.command == "list":
             print("\n".join(drv.program_names()))
             return 0

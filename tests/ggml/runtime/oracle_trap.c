@@ -37,7 +37,6 @@
 #define TRAP_MAX_FRAMES 64
 #define TRAP_HANDOFF_SIGNAL SIGUSR2
 
-static pid_t g_main_tid;
 static uintptr_t g_load_bias;
 static void *g_exe_base;
 static atomic_int g_reported;      /* a report was begun */
@@ -79,10 +78,16 @@ static void trap_write_frames(const char *label) {
   trap_write("\n");
 }
 
-static pid_t trap_tid(void) { return (pid_t)syscall(SYS_gettid); }
+/* The main thread's id is the process id (in a forked child too). */
+static int trap_is_main(void) { return (pid_t)syscall(SYS_gettid) == getpid(); }
 
+/* Dies of sig (unblocked: it may be the signal being handled). */
 static void trap_die(int sig) {
+  sigset_t set;
   signal(sig, SIG_DFL);
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  sigprocmask(SIG_UNBLOCK, &set, NULL);
   raise(sig);
   _exit(128 + sig);
 }
@@ -102,20 +107,20 @@ static void trap_wait_report(void) {
 /* Ends a report: the main thread dies of sig; another thread hands over to the main thread,
  * which writes its stack and ends the run. */
 static void trap_finish(int sig) {
-  if (trap_tid() == g_main_tid) {
+  if (trap_is_main()) {
     atomic_store(&g_main_written, 1); /* the report's frames are the main thread's */
     atomic_store(&g_report_done, 1);
     return;
   }
   atomic_store(&g_report_done, 1);
   g_fatal_signal = sig;
-  syscall(SYS_tgkill, getpid(), g_main_tid, TRAP_HANDOFF_SIGNAL);
+  syscall(SYS_tgkill, getpid(), getpid(), TRAP_HANDOFF_SIGNAL);
   for (;;) pause();
 }
 
 /* A failure after the first one was reported: only the main thread acts. */
 static void trap_after_report(int sig) {
-  if (trap_tid() != g_main_tid)
+  if (!trap_is_main())
     for (;;) pause();
   trap_wait_report();
   trap_write_main_frames();
@@ -200,7 +205,6 @@ __attribute__((constructor)) static void trap_install(void) {
   Dl_info info;
   if (dladdr((void *)trap_install, &info)) g_exe_base = info.dli_fbase;
   dl_iterate_phdr(trap_find_bias, NULL);
-  g_main_tid = trap_tid();
   void *warm[2];
   backtrace(warm, 2); /* loads the unwinder now, not inside a signal handler */
   trap_handle(SIGSEGV, trap_on_fault);
