@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/output.h"
 #include "report/strbuf.h"
 
 void tc_fix_repls_free(tc_fix_repl *r, size_t n) {
@@ -282,4 +283,42 @@ int tc_fix_export_yaml(const tc_report *r, const char *main_source, FILE *out) {
   fputs("...\n", out);
   tc_source_cache_free(&sc);
   return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}
+
+int tc_fix_outputs(const tc_report *r, const tc_options *o) {
+  if (o->export_fixes) {
+    const char *main_source = o->n_files ? o->files[0] : "";
+    size_t tl = strlen(o->export_fixes) + sizeof ".tmp-XXXXXX";
+    char *tmp = malloc(tl);
+    if (!tmp) return -1;
+    snprintf(tmp, tl, "%s.tmp-XXXXXX", o->export_fixes);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int bad = !f || tc_fix_export_yaml(r, main_source, f) != 0;
+    if (f && fclose(f) != 0) bad = 1;
+    if (!f && fd >= 0) close(fd);
+    if (bad || rename(tmp, o->export_fixes) != 0) {
+      fprintf(stderr, "tagcheck: %s: cannot write the fixes: %s\n", o->export_fixes,
+              strerror(errno));
+      if (fd >= 0) unlink(tmp);
+      free(tmp);
+      return -1;
+    }
+    (void)chmod(o->export_fixes, 0644);
+    free(tmp);
+  }
+  if (o->fix) {
+    size_t applied = 0, skipped = 0;
+    char err[1024] = "";
+    if (tc_fix_apply(r, &applied, &skipped, err, sizeof err) != 0) {
+      fprintf(stderr, "tagcheck: %s\n", err[0] ? err : "out of memory applying the fixes");
+      return -1;
+    }
+    if (!o->quiet)
+      fprintf(stderr, "tagcheck: applied the fixes of %zu finding%s%s", applied,
+              applied == 1 ? "" : "s", skipped ? "" : "\n");
+    if (!o->quiet && skipped)
+      fprintf(stderr, " (%zu left out: overlapping or unreadable)\n", skipped);
+  }
+  return 0;
 }
