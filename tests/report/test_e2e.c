@@ -503,6 +503,54 @@ static void test_no_uncertain_fix(void **state) {
   free(R);
 }
 
+/* A whole program of two units: the fix lands in the unit where the call is (the merged
+   program's file names are remapped, the argument ranges' with them). */
+static void test_fix_across_units(void **state) {
+  e2e *e = *state;
+  static const char *use_c =
+      "#include <dt/dt.h>\n"
+      "void use(dt_tensor *a, dt_tensor *b);\n"
+      "void use(dt_tensor *a, dt_tensor *b) {\n"
+      "  dt_tensor *c = dt_add(a, b);\n"
+      "  dt_free(c);\n"
+      "}\n";
+  static const char *main_c =
+      "#include <stdint.h>\n#include <dt/dt.h>\n"
+      "void use(dt_tensor *a, dt_tensor *b);\n"
+      "int main(void) {\n"
+      "  static const int64_t shape[1] = {4};\n"
+      "  use(dt_zeros(dt_cpu(), DT_FLOAT, 1, shape), dt_zeros(dt_sim(0), DT_FLOAT, 1, shape));\n"
+      "  return 0;\n"
+      "}\n";
+  free(fx_write(e->dir, "db/use.c", use_c));
+  free(fx_write(e->dir, "db/main.c", main_c));
+  char *db = NULL;
+  if (asprintf(&db,
+               "[{\"directory\": \"%s/db\", \"file\": \"main.c\", \"arguments\": [\"cc\", \"-c\", "
+               "\"-I%s/runtime/include\", \"main.c\"]},\n"
+               " {\"directory\": \"%s/db\", \"file\": \"use.c\", \"arguments\": [\"cc\", \"-c\", "
+               "\"-I%s/runtime/include\", \"use.c\"]}]\n",
+               e->dir, e->src, e->dir, e->src) < 0)
+    abort();
+  free(fx_write(e->dir, "db/compile_commands.json", db));
+  free(db);
+  char *R = rules_of(e);
+  assert_int_equal(run(e, "--no-cache %s -p db --fix", R), 1);
+  char *p = NULL;
+  if (asprintf(&p, "%s/db/use.c", e->dir) < 0) abort();
+  char *fixed = fx_read(p);
+  free(p);
+  if (!strstr(fixed, "dt_add(a, dt_to_device(b, dt_device_of(a)));")) fail_msg("use.c:\n%s", fixed);
+  free(fixed);
+  if (asprintf(&p, "%s/db/main.c", e->dir) < 0) abort();
+  char *untouched = fx_read(p);
+  free(p);
+  assert_string_equal(untouched, main_c);
+  free(untouched);
+  assert_int_equal(run(e, "--no-cache %s -p db", R), 0);
+  free(R);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_text_and_exit_status, setup, teardown),
@@ -517,6 +565,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_fix_in_place, setup, teardown),
       cmocka_unit_test_setup_teardown(test_fix_every_operand, setup, teardown),
       cmocka_unit_test_setup_teardown(test_no_uncertain_fix, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_fix_across_units, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
