@@ -636,6 +636,10 @@ int tc_driver_run(tc_options *o) {
   if (open_output(o, &out) != 0) goto done;
   int wrc = tc_write_report(&r, o, out.f);
   if (close_output(o, &out) != 0 || wrc != 0) goto done;
+  if (tc_fix_outputs(&r, o) != 0) {
+    status = 2;
+    goto done;
+  }
   if (!o->quiet) summary(&r, n_cached);
   if (stats)
     fprintf(stderr,

@@ -41,6 +41,9 @@ static void usage(FILE *f) {
         "  --fail-on LEVEL    error | warning (default) | never: which findings make exit 1\n"
         "  --shard K/N        analyze only the entries whose index modulo N is K-1\n"
         "  --show-suppressed  list suppressed findings in text output too\n"
+        "  --fix              apply the findings' fix-its to the source files in place\n"
+        "  --export-fixes F   write the fix-its to F as clang-tidy's YAML\n"
+        "                     (clang-apply-replacements applies it)\n"
         "  --unavailable B    treat backend B (cpu, sim, cuda) as unavailable (repeatable)\n"
         "  --enable RULE      report RULE (repeatable)\n"
         "  --disable RULE     do not report RULE (repeatable)\n"
@@ -72,6 +75,7 @@ static void options_free(tc_options *o) {
   free(o->cache_dir);
   free(o->root);
   free(o->baseline);
+  free(o->export_fixes);
   free(o->config);
   free(o->worker_exe);
   free(o->explain_rule);
@@ -118,7 +122,8 @@ static const char *const valued[] = {"-p", "--rules", "--format", "-o", "-j", "-
                                      "--root", "--baseline", "--config", "--fail-on", "--shard",
                                      "--unavailable", "--enable", "--disable",
                                      "--unit-timeout", "--cache-limit", "--explain",
-                                     "--extra-arg", "--extra-arg-before", "--color"};
+                                     "--extra-arg", "--extra-arg-before", "--color",
+                                     "--export-fixes"};
 
 /* Matches argv[*i] against an option taking a value; sets *val. Returns 1 on a match, 0 if the
    argument is not this option, -1 if the value is missing. */
@@ -202,6 +207,7 @@ static int apply_value(tc_options *o, const char *name, const char *v) {
   }
   if (!strcmp(name, "--root")) return set_string(&o->root, v);
   if (!strcmp(name, "--baseline")) return set_string(&o->baseline, v);
+  if (!strcmp(name, "--export-fixes")) return set_string(&o->export_fixes, v);
   if (!strcmp(name, "--config")) return set_string(&o->config, v);
   if (!strcmp(name, "--fail-on")) {
     if (!strcmp(v, "error")) o->fail_on = TC_FAIL_ON_ERROR;
@@ -266,6 +272,7 @@ static int parse_args(int argc, char **argv, tc_options *o) {
     if (!strcmp(a, "--lsp")) o->lsp = 1;
     else if (!strcmp(a, "--no-cache")) o->no_cache = 1;
     else if (!strcmp(a, "--show-suppressed")) o->show_suppressed = 1;
+    else if (!strcmp(a, "--fix")) o->fix = 1;
     else if (!strcmp(a, "--dump-ir")) o->dump_ir = 1;
     else if (!strcmp(a, "--list-rules")) o->list_rules = 1;
     else if (!strcmp(a, "--stats")) o->stats = 1;

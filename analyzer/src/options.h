@@ -27,6 +27,8 @@ typedef struct tc_options {
   int shard_index;         /* --shard K/N: this job analyzes entries with index % N == K-1 */
   int shard_count;         /* 0: no sharding */
   int show_suppressed;     /* --show-suppressed: text output lists suppressed findings too */
+  int fix;                 /* --fix: apply the findings' fix-its to the sources in place */
+  char *export_fixes;      /* --export-fixes FILE.yaml: clang-tidy's YAML of the fix-its */
   char **unavailable;      /* --unavailable BACKEND (repeatable): treat as not available */
   size_t n_unavailable;
   char **enable_rules;     /* --enable RULE / --disable RULE (repeatable; config file too) */

@@ -274,6 +274,7 @@ class Context:
         TAG_RULES = load_tag_rules(self.m["rules_def"])
         self._programs = None
         self._analysis = {}
+        self.docs = {}
         self._available = None
 
     def programs(self):
@@ -343,7 +344,9 @@ class Context:
                                                         p.stderr.strip()[-4000:]))
         else:
             try:
-                findings = parse_findings(json.loads(p.stdout), os.path.dirname(prog.sources[0]))
+                doc = json.loads(p.stdout)
+                self.docs[prog.name] = doc  # the whole report (fix-its: tests/corpus/fixit.py)
+                findings = parse_findings(doc, os.path.dirname(prog.sources[0]))
                 res = (findings, None)
                 if p.returncode != (1 if findings else 0):
                     res = (None, "tagcheck exited %d with %d findings (SPEC §5: 0 none, 1 findings)"

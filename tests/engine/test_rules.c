@@ -325,6 +325,79 @@ static void test_docs_example(void **state) {
   free(doc);
 }
 
+
+/* "fixes" (docs/rules.md): parsed with their keys, and every mistake named with its position. */
+static char *with_fixes(const char *fixes) {
+  size_t n = strlen(k_min_head) + strlen(fixes) + 64;
+  char *s = malloc(n);
+  snprintf(s, n, "%s  \"fixes\": %s,\n  \"functions\": {}\n}\n", k_min_head, fixes);
+  return s;
+}
+
+static void test_fixes(void **state) {
+  (void)state;
+  char err[512];
+  char *text = with_fixes(
+      "[{\"check\": \"agree\", \"failures\": [\"backend\", \"device\"], \"on_warnings\": true,\n"
+      "   \"with\": \"move({got}, of({expected}))\"},\n"
+      "  {\"check\": \"same_autodiff\", \"failures\": [\"autodiff_move\"], \"replace\": \"call\",\n"
+      "   \"when_got\": \"plain\", \"with\": \"wrap({expected}, {got})\"}]");
+  tc_rules *r = load_text(text, err, sizeof err);
+  free(text);
+  if (!r) fail_msg("%s", err);
+  assert_int_equal(r->n_fixes, 2);
+  assert_int_equal(r->fixes[0].check, TC_CHECK_AGREE);
+  assert_int_equal(r->fixes[0].failures, (1u << TC_MSG_BACKEND) | (1u << TC_MSG_DEVICE));
+  assert_true(r->fixes[0].on_warnings);
+  assert_false(r->fixes[0].replace_call);
+  assert_int_equal(r->fixes[0].when_got, -1);
+  assert_int_equal(r->fixes[1].check, TC_CHECK_SAME_AUTODIFF);
+  assert_true(r->fixes[1].replace_call);
+  assert_int_equal(r->fixes[1].when_got, 0);
+  assert_false(r->fixes[1].on_warnings);
+  assert_string_equal(r->fixes[1].with, "wrap({expected}, {got})");
+  tc_rules_free(r);
+
+  struct {
+    const char *fixes, *needle;
+  } bad[] = {
+      {"[{\"check\": \"agree\", \"failures\": [\"backend\"], \"with\": \"f({gto})\"}]",
+       "unknown placeholder"},
+      {"[{\"check\": \"agree\", \"failures\": [\"backnd\"], \"with\": \"f({got})\"}]",
+       "unknown failure \"backnd\""},
+      {"[{\"check\": \"agre\", \"failures\": [\"backend\"], \"with\": \"f({got})\"}]",
+       "unknown check \"agre\""},
+      {"[{\"check\": \"agree\", \"failures\": [], \"with\": \"f({got})\"}]", "non-empty array"},
+      {"[{\"check\": \"agree\", \"failures\": [\"backend\"]}]", "needs a string \"with\""},
+      {"[{\"check\": \"agree\", \"failures\": [\"backend\"], \"with\": \"f\", \"replace\": \"all\"}]",
+       "\"replace\" must be"},
+      {"[{\"check\": \"agree\", \"failures\": [\"backend\"], \"with\": \"f\", \"when_got\": \"yes\"}]",
+       "\"plain\" or \"autodiff\""},
+      {"[{\"check\": \"agree\", \"failures\": [\"backend\"], \"with\": \"f\", \"fix\": 1}]",
+       "unknown key \"fix\""},
+      {"{\"check\": \"agree\"}", "must be an array"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char *t = with_fixes(bad[i].fixes);
+    tc_rules *x = load_text(t, err, sizeof err);
+    free(t);
+    if (x) fail_msg("case %zu loaded", i);
+    if (!strstr(err, bad[i].needle) || strncmp(err, "t.json:", 7) != 0)
+      fail_msg("case %zu: %s", i, err);
+  }
+
+  /* the bundled rules fix transfers */
+  const char *p = TC_DEFAULT_RULES_BUILD;
+  r = tc_rules_load(&p, 1, err, sizeof err);
+  assert_non_null(r);
+  int transfer = 0;
+  for (size_t i = 0; i < r->n_fixes; i++)
+    transfer |= r->fixes[i].check == TC_CHECK_AGREE &&
+                (r->fixes[i].failures >> TC_MSG_BACKEND & 1u) && r->fixes[i].on_warnings;
+  assert_true(transfer);
+  tc_rules_free(r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bundled_rules),   cmocka_unit_test(test_syntax_error_position),
@@ -332,6 +405,7 @@ int main(void) {
       cmocka_unit_test(test_rule_ids),        cmocka_unit_test(test_missing_file),
       cmocka_unit_test(test_merge_files),     cmocka_unit_test(test_docs_example),
       cmocka_unit_test(test_backend_memory),  cmocka_unit_test(test_ggml_rules),
+      cmocka_unit_test(test_fixes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

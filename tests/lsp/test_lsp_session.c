@@ -1,7 +1,8 @@
 /* tests/lsp/test_lsp_session.c — scripted LSP sessions against the real `tagcheck --lsp`
  * binary: lifecycle and exit codes, error responses to malformed input, diagnostics that follow
  * the unsaved text, debouncing, findings in headers, compile command discovery (-p, folders
- * above, build/), fallback flags with one message, UTF-16 and UTF-8 positions. Expected rules,
+ * above, build/), fallback flags with one message, UTF-16 and UTF-8 positions, fix-its as
+ * quick fixes (textDocument/codeAction round trip on the unsaved text). Expected rules,
  * lines and columns come from the fixtures' `// expect-error:` annotations. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -287,6 +288,97 @@ static void test_diagnostics_follow_unsaved_text(void **state) {
 
   lsp_client_free(&c);
   bug_doc_close(&doc);
+}
+
+
+/* UTF-16 code units in the first n bytes of UTF-8 text s. */
+static int utf16_units(const char *s, size_t n) {
+  int units = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char b = (unsigned char)s[i];
+    if ((b & 0xC0) == 0x80) continue;
+    units += b >= 0xF0 ? 2 : 1;
+  }
+  return units;
+}
+
+/* A finding's fix-it is a quick fix: advertised, carried by the diagnostic, offered for a
+   range that meets it (not for another), and applying its WorkspaceEdit to the unsaved text
+   makes the finding go away. */
+static void test_code_action_quick_fix(void **state) {
+  (void)state;
+  lsp_workspace ws;
+  const char *files[] = {"label_backend_bug.c", NULL};
+  assert_int_equal(lsp_workspace_create(&ws, files, "."), 0);
+  char path[512];
+  lsp_workspace_path(&ws, "label_backend_bug.c", path, sizeof path);
+  char *uri = uri_of(path);
+  char *disk = lsp_read_file(path, NULL);
+  /* the unsaved text: a line more than on disk, so the edit must come from it */
+  char *text = replace(disk, "int main(void) {\n", "int main(void) {\n  /* edited */\n");
+  const char *argv[] = {TC_TAGCHECK_BIN, "--lsp", "--rules", TC_SOURCE_DIR "/rules/dt.json", NULL};
+  lsp_client c;
+  assert_int_equal(lsp_client_spawn(&c, argv, ws.dir, NULL), 0);
+  const cJSON *init = initialize(&c, 1, 0);
+  const cJSON *cap = cJSON_GetObjectItem(cJSON_GetObjectItem(init, "capabilities"),
+                                         "codeActionProvider");
+  assert_string_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(cap, "codeActionKinds"), 0)->valuestring,
+                      "quickfix");
+  did_open(&c, uri, text, 1);
+  const cJSON *d = cJSON_GetArrayItem(diagnostics_of(publication(&c, uri, 1)), 0);
+  assert_non_null(d);
+  assert_non_null(cJSON_GetObjectItem(cJSON_GetObjectItem(d, "data"), "fix"));
+  char *range = cJSON_PrintUnformatted(cJSON_GetObjectItem(d, "range"));
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"textDocument/codeAction\","
+                       "\"params\":{\"textDocument\":{\"uri\":\"%s\"},\"range\":%s,"
+                       "\"context\":{\"diagnostics\":[]}}}", uri, range);
+  free(range);
+  const cJSON *actions = result_of(lsp_client_response(&c, 2, WAIT_MS));
+  assert_int_equal(cJSON_GetArraySize(actions), 1);
+  const cJSON *a = cJSON_GetArrayItem(actions, 0);
+  assert_string_equal(cJSON_GetObjectItem(a, "kind")->valuestring, "quickfix");
+  assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(a, "diagnostics"), 0),
+                                          "code")->valuestring, "backend-mismatch");
+  const cJSON *edits = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(a, "edit"),
+                                                               "changes"), uri);
+  assert_int_equal(cJSON_GetArraySize(edits), 1);
+  const cJSON *edit = cJSON_GetArrayItem(edits, 0);
+  const char *new_text = cJSON_GetObjectItem(edit, "newText")->valuestring;
+  assert_string_equal(new_text, "dt_to_device(x, dt_device_of(w))");
+  /* the range is `x` in the unsaved text's line, in UTF-16 units (the line has "Σ → 😀") */
+  const char *call = strstr(text, "dt_add(w, x)");
+  const char *line_start = call;
+  int line = 0;
+  while (line_start > text && line_start[-1] != '\n') line_start--;
+  for (const char *p = text; p < line_start; p++) line += *p == '\n';
+  int col = utf16_units(line_start, (size_t)(call + 10 - line_start));
+  const cJSON *start = cJSON_GetObjectItem(cJSON_GetObjectItem(edit, "range"), "start");
+  const cJSON *end = cJSON_GetObjectItem(cJSON_GetObjectItem(edit, "range"), "end");
+  assert_int_equal(cJSON_GetObjectItem(start, "line")->valueint, line);
+  assert_int_equal(cJSON_GetObjectItem(start, "character")->valueint, col);
+  assert_int_equal(cJSON_GetObjectItem(end, "line")->valueint, line);
+  assert_int_equal(cJSON_GetObjectItem(end, "character")->valueint, col + 1);
+  char *want_call = NULL;
+  if (asprintf(&want_call, "dt_add(w, %s)", new_text) < 0) abort();
+  char *fixed = replace(text, "dt_add(w, x)", want_call);
+  free(want_call);
+
+  /* nothing for a range elsewhere (the first line) */
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"textDocument/codeAction\","
+                       "\"params\":{\"textDocument\":{\"uri\":\"%s\"},\"range\":{\"start\":"
+                       "{\"line\":0,\"character\":0},\"end\":{\"line\":0,\"character\":1}},"
+                       "\"context\":{\"diagnostics\":[]}}}", uri);
+  assert_int_equal(cJSON_GetArraySize(result_of(lsp_client_response(&c, 3, WAIT_MS))), 0);
+
+  did_change(&c, uri, fixed, 2); /* the client applied the edit */
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, 2))), 0);
+  shutdown_and_exit(&c, 4);
+  lsp_client_free(&c);
+  free(fixed);
+  free(text);
+  free(disk);
+  free(uri);
+  lsp_workspace_remove(&ws);
 }
 
 /* A text that crashes libclang (2,000 unary minus signs) costs that analysis only: the server
@@ -687,6 +779,7 @@ int main(void) {
       cmocka_unit_test(test_protocol_errors),
       cmocka_unit_test(test_exit_codes),
       cmocka_unit_test(test_diagnostics_follow_unsaved_text),
+      cmocka_unit_test(test_code_action_quick_fix),
       cmocka_unit_test(test_debounce_analyzes_latest_only),
       cmocka_unit_test(test_crashing_text_server_survives),
       cmocka_unit_test(test_whole_program_of_the_document),

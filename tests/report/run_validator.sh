@@ -3,7 +3,7 @@
 # logs (the report layer's sample, a merge of two shard logs, an empty report; and, when
 # tagcheck is built, tagcheck's own SARIF on the whole corpus, on two shards of it merged with
 # `tagcheck merge`, and on every buggy corpus program alone, merged into one log), then runs
-# validate.sh on all of them.
+# validate.sh on all of them (the per-program logs carry fix-its: result.fixes is validated).
 # usage: run_validator.sh SARIF_SAMPLE_BIN VALIDATOR_ERRORS_BIN TAGCHECK_BIN_OR_EMPTY SOURCE_DIR
 #                         OUT_DIR
 set -u
@@ -55,7 +55,7 @@ if [ -n "$tagcheck" ] && [ -x "$tagcheck" ]; then
   for f in $(find "$src/corpus" -path "$src/corpus/ggml" -prune -o -name '*_bug.c' -print | sort); do
     n=$((n + 1))
     (cd "$(dirname "$f")" && "$tagcheck" --no-cache -q --root "$src" --format sarif \
-      -o "$out/programs/$n.sarif" "$f" -- $inc)
+      --rules "$src/rules/dt.json" -o "$out/programs/$n.sarif" "$f" -- $inc)
     rc=$?
     if [ $rc -ne 0 ] && [ $rc -ne 1 ] && [ $rc -ne 3 ]; then
       echo "FAIL: tagcheck exited $rc on $f" >&2
@@ -65,6 +65,9 @@ if [ -n "$tagcheck" ] && [ -x "$tagcheck" ]; then
   # shellcheck disable=SC2046
   "$tagcheck" merge -o "$out/tagcheck-programs.sarif" $(ls "$out"/programs/*.sarif) ||
     { echo "FAIL: tagcheck merge of the per-program logs failed" >&2; exit 1; }
+  # the fix-its (result.fixes) are in what is validated, and survive the merge
+  grep -q '"artifactChanges"' "$out/tagcheck-programs.sarif" ||
+    { echo "FAIL: no result of the buggy programs carries a fix (result.fixes)" >&2; exit 1; }
   logs="$logs $out/tagcheck-programs.sarif"
   # Another API's rules (rules/ggml.json, with rule ids of its own) on its corpus.
   # shellcheck disable=SC2046

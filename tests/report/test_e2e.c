@@ -2,7 +2,9 @@
  * TAGCHECK, the binary; TC_SOURCE_DIR, the source tree): text with carets and the summary on
  * stderr, JSON, SARIF with %SRCROOT%-relative URIs, suppression comments, baselines that
  * survive inserted lines, .tagcheck.json (severity, fail-on, errors with positions),
- * --fail-on, a unit that fails (exit 3), --shard over a compile database and `tagcheck merge`. */
+ * --fail-on, a unit that fails (exit 3), --shard over a compile database and `tagcheck merge`;
+ * fix-its in text, JSON, SARIF and --export-fixes, applied by --fix (and by
+ * clang-apply-replacements when it is installed), and withheld where they are not certain. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -322,6 +324,233 @@ static void test_shards_and_merge(void **state) {
   cJSON_Delete(m);
 }
 
+
+/* The fix of BUGGY: its argument `b` (line 9, columns 28-29) moved to a's device. */
+#define BUGGY_FIX "dt_to_device(b, dt_device_of(a))"
+
+/* The source tree's rules (an installed, older rules/dt.json would be the default). */
+static char *rules_of(const e2e *e) {
+  char *s = NULL;
+  if (asprintf(&s, "--rules '%s/rules/dt.json'", e->src) < 0) abort();
+  return s;
+}
+
+static size_t offset_of_b(void) { return (size_t)(strstr(BUGGY, "dt_add(a, b)") + 10 - BUGGY); }
+
+static void test_fixit_outputs(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "buggy.c", BUGGY));
+  char *I = inc(e), *R = rules_of(e);
+  assert_int_equal(run(e, "--no-cache %s buggy.c %s", R, I), 1);
+  /* clang's hint under the caret line, then its parseable fix-it line */
+  if (!strstr(e->out, "  dt_tensor *c = dt_add(a, b);\n                 ^~~~~~~~~~~~\n"
+                      "                           " BUGGY_FIX "\n") ||
+      !strstr(e->out, "buggy.c\":{9:28-9:29}:\"" BUGGY_FIX "\"\n"))
+    fail_msg("text output:\n%s", e->out);
+
+  assert_int_equal(run(e, "--no-cache %s --format json -o out.json buggy.c %s", R, I), 1);
+  cJSON *j = read_json(e, "out.json");
+  const cJSON *f = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "findings"), 0);
+  const cJSON *x = cJSON_GetArrayItem(cJSON_GetObjectItem(f, "fixes"), 0);
+  assert_non_null(x);
+  assert_int_equal(cJSON_GetObjectItem(x, "line")->valueint, 9);
+  assert_int_equal(cJSON_GetObjectItem(x, "col")->valueint, 28);
+  assert_int_equal(cJSON_GetObjectItem(x, "endLine")->valueint, 9);
+  assert_int_equal(cJSON_GetObjectItem(x, "endCol")->valueint, 29);
+  assert_int_equal(cJSON_GetObjectItem(x, "offset")->valueint, (int)offset_of_b());
+  assert_int_equal(cJSON_GetObjectItem(x, "length")->valueint, 1);
+  assert_string_equal(cJSON_GetObjectItem(x, "replacement")->valuestring, BUGGY_FIX);
+  cJSON_Delete(j);
+
+  assert_int_equal(run(e, "--no-cache %s --format sarif -o out.sarif --root . buggy.c %s", R, I), 1);
+  cJSON *log = read_json(e, "out.sarif");
+  const cJSON *fix = cJSON_GetArrayItem(
+      cJSON_GetObjectItem(cJSON_GetArrayItem(sarif_results(log), 0), "fixes"), 0);
+  const cJSON *change = cJSON_GetArrayItem(cJSON_GetObjectItem(fix, "artifactChanges"), 0);
+  assert_string_equal(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(change, "artifactLocation"), "uri")->valuestring,
+      "buggy.c");
+  const cJSON *rp = cJSON_GetArrayItem(cJSON_GetObjectItem(change, "replacements"), 0);
+  const cJSON *del = cJSON_GetObjectItem(rp, "deletedRegion");
+  assert_int_equal(cJSON_GetObjectItem(del, "startLine")->valueint, 9);
+  assert_int_equal(cJSON_GetObjectItem(del, "startColumn")->valueint, 28);
+  assert_int_equal(cJSON_GetObjectItem(del, "endColumn")->valueint, 29);
+  assert_string_equal(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(rp, "insertedContent"), "text")->valuestring,
+      BUGGY_FIX);
+  assert_non_null(cJSON_GetObjectItem(fix, "description"));
+  cJSON_Delete(log);
+
+  /* clang-tidy's YAML: byte offsets into the file */
+  assert_int_equal(run(e, "--no-cache %s --export-fixes fixes/fx.yaml buggy.c %s", R, I), 2);
+  assert_non_null(strstr(e->err, "fixes/fx.yaml")); /* the folder is not there: named */
+  char *mk = NULL;
+  if (asprintf(&mk, "mkdir -p '%s/fixes'", e->dir) < 0) abort();
+  assert_int_equal(system(mk), 0);
+  free(mk);
+  assert_int_equal(run(e, "--no-cache %s --export-fixes fixes/fx.yaml buggy.c %s", R, I), 1);
+  char *yp = NULL;
+  if (asprintf(&yp, "%s/fixes/fx.yaml", e->dir) < 0) abort();
+  char *yaml = fx_read(yp);
+  free(yp);
+  assert_non_null(yaml);
+  char want[256];
+  snprintf(want, sizeof want,
+           "          Offset:          %zu\n          Length:          1\n"
+           "          ReplacementText: \"" BUGGY_FIX "\"\n",
+           offset_of_b());
+  if (strncmp(yaml, "---\nMainSourceFile:", 19) != 0 || !strstr(yaml, want) ||
+      !strstr(yaml, "  - DiagnosticName:  \"backend-mismatch\"\n") ||
+      !strstr(yaml, "    Level:           Error\n") || !strstr(yaml, "\n...\n"))
+    fail_msg("export-fixes YAML:\n%s", yaml);
+  free(yaml);
+  /* clang-apply-replacements applies it (when installed) exactly as --fix does */
+  if (system("command -v clang-apply-replacements >/dev/null 2>&1") == 0) {
+    char *cmd = NULL;
+    if (asprintf(&cmd, "clang-apply-replacements '%s/fixes'", e->dir) < 0) abort();
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    char *bp = NULL;
+    if (asprintf(&bp, "%s/buggy.c", e->dir) < 0) abort();
+    char *fixed = fx_read(bp);
+    free(bp);
+    assert_non_null(strstr(fixed, "dt_add(a, " BUGGY_FIX ");\n"));
+    free(fixed);
+    assert_int_equal(run(e, "--no-cache %s buggy.c %s", R, I), 0);
+  }
+  free(I);
+  free(R);
+}
+
+static void test_fix_in_place(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "buggy.c", BUGGY));
+  char *I = inc(e), *R = rules_of(e);
+  assert_int_equal(run(e, "--no-cache %s --fix buggy.c %s", R, I), 1); /* what was found */
+  assert_non_null(strstr(e->err, "applied the fixes of 1 finding"));
+  char *p = NULL;
+  if (asprintf(&p, "%s/buggy.c", e->dir) < 0) abort();
+  char *fixed = fx_read(p);
+  free(p);
+  char *want = replaced(BUGGY, "dt_add(a, b)", "dt_add(a, " BUGGY_FIX ")");
+  assert_string_equal(fixed, want);
+  free(want);
+  free(fixed);
+  assert_int_equal(run(e, "--no-cache %s buggy.c %s", R, I), 0); /* nothing left */
+  assert_string_equal(e->out, "");
+  free(I);
+  free(R);
+}
+
+/* Every operand that disagrees with the first is moved: one edit each. */
+static void test_fix_every_operand(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "where.c",
+                "#include <stdint.h>\n#include <dt/dt.h>\n"
+                "void pick(void) {\n"
+                "  static const int64_t shape[1] = {4};\n"
+                "  dt_tensor *x = dt_zeros(dt_cpu(), DT_FLOAT, 1, shape);\n"
+                "  dt_tensor *c = dt_greater(x, x);\n"
+                "  dt_tensor *a = dt_ones(dt_sim(0), DT_FLOAT, 1, shape);\n"
+                "  dt_tensor *b = dt_ones(dt_sim(1), DT_FLOAT, 1, shape);\n"
+                "  dt_tensor *w = dt_where(c, a, b);\n"
+                "  dt_free(w);\n"
+                "}\n"));
+  char *I = inc(e), *R = rules_of(e);
+  assert_int_equal(run(e, "--no-cache %s --fix where.c %s", R, I), 1);
+  char *p = NULL;
+  if (asprintf(&p, "%s/where.c", e->dir) < 0) abort();
+  char *fixed = fx_read(p);
+  free(p);
+  if (!strstr(fixed, "dt_where(c, dt_to_device(a, dt_device_of(c)), "
+                     "dt_to_device(b, dt_device_of(c)));"))
+    fail_msg("fixed:\n%s", fixed);
+  free(fixed);
+  assert_int_equal(run(e, "--no-cache %s where.c %s", R, I), 0);
+  free(I);
+  free(R);
+}
+
+/* No fix where its text is not the source's (a macro) or where the expectation's argument
+   would be evaluated twice with its side effects (a call). */
+static void test_no_uncertain_fix(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "unsure.c",
+                "#include <stdint.h>\n#include <dt/dt.h>\n"
+                "#define ADD(x, y) dt_add(x, y)\n"
+                "static const int64_t shape[1] = {4};\n"
+                "static dt_tensor *fresh(void) { return dt_zeros(dt_cpu(), DT_FLOAT, 1, shape); }\n"
+                "void f(void) {\n"
+                "  dt_tensor *b = dt_zeros(dt_sim(0), DT_FLOAT, 1, shape);\n"
+                "  dt_tensor *a = dt_zeros(dt_cpu(), DT_FLOAT, 1, shape);\n"
+                "  dt_tensor *c = ADD(a, b);\n"
+                "  dt_tensor *d = dt_add(fresh(), b);\n"
+                "  dt_free(c);\n"
+                "  dt_free(d);\n"
+                "}\n"));
+  char *I = inc(e), *R = rules_of(e);
+  assert_int_equal(run(e, "--no-cache %s --format json -o out.json unsure.c %s", R, I), 1);
+  cJSON *j = read_json(e, "out.json");
+  const cJSON *fs = cJSON_GetObjectItem(j, "findings");
+  assert_int_equal(cJSON_GetArraySize(fs), 2);
+  const cJSON *f;
+  cJSON_ArrayForEach(f, fs) {
+    assert_string_equal(cJSON_GetObjectItem(f, "rule")->valuestring, "backend-mismatch");
+    assert_null(cJSON_GetObjectItem(f, "fixes"));
+  }
+  cJSON_Delete(j);
+  free(I);
+  free(R);
+}
+
+/* A whole program of two units: the fix lands in the unit where the call is (the merged
+   program's file names are remapped, the argument ranges' with them). */
+static void test_fix_across_units(void **state) {
+  e2e *e = *state;
+  static const char *use_c =
+      "#include <dt/dt.h>\n"
+      "void use(dt_tensor *a, dt_tensor *b);\n"
+      "void use(dt_tensor *a, dt_tensor *b) {\n"
+      "  dt_tensor *c = dt_add(a, b);\n"
+      "  dt_free(c);\n"
+      "}\n";
+  static const char *main_c =
+      "#include <stdint.h>\n#include <dt/dt.h>\n"
+      "void use(dt_tensor *a, dt_tensor *b);\n"
+      "int main(void) {\n"
+      "  static const int64_t shape[1] = {4};\n"
+      "  use(dt_zeros(dt_cpu(), DT_FLOAT, 1, shape), dt_zeros(dt_sim(0), DT_FLOAT, 1, shape));\n"
+      "  return 0;\n"
+      "}\n";
+  free(fx_write(e->dir, "db/use.c", use_c));
+  free(fx_write(e->dir, "db/main.c", main_c));
+  char *db = NULL;
+  if (asprintf(&db,
+               "[{\"directory\": \"%s/db\", \"file\": \"main.c\", \"arguments\": [\"cc\", \"-c\", "
+               "\"-I%s/runtime/include\", \"main.c\"]},\n"
+               " {\"directory\": \"%s/db\", \"file\": \"use.c\", \"arguments\": [\"cc\", \"-c\", "
+               "\"-I%s/runtime/include\", \"use.c\"]}]\n",
+               e->dir, e->src, e->dir, e->src) < 0)
+    abort();
+  free(fx_write(e->dir, "db/compile_commands.json", db));
+  free(db);
+  char *R = rules_of(e);
+  assert_int_equal(run(e, "--no-cache %s -p db --fix", R), 1);
+  char *p = NULL;
+  if (asprintf(&p, "%s/db/use.c", e->dir) < 0) abort();
+  char *fixed = fx_read(p);
+  free(p);
+  if (!strstr(fixed, "dt_add(a, dt_to_device(b, dt_device_of(a)));")) fail_msg("use.c:\n%s", fixed);
+  free(fixed);
+  if (asprintf(&p, "%s/db/main.c", e->dir) < 0) abort();
+  char *untouched = fx_read(p);
+  free(p);
+  assert_string_equal(untouched, main_c);
+  free(untouched);
+  assert_int_equal(run(e, "--no-cache %s -p db", R), 0);
+  free(R);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_text_and_exit_status, setup, teardown),
@@ -332,6 +561,11 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_nearest_config_per_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_failed_unit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_shards_and_merge, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_fixit_outputs, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_fix_in_place, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_fix_every_operand, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_no_uncertain_fix, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_fix_across_units, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

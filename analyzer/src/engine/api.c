@@ -24,6 +24,7 @@ typedef struct operand {
   char name[96];   /* how the source spells it */
   int is_device;
   uint32_t ts;     /* one of the tags of this tag set (tagset.c), 0: tag says it all */
+  int arg_pos;     /* 1 + its index among the call's arguments; 0: no one argument (fix-its) */
 } operand;
 
 typedef struct call_ctx {
@@ -153,6 +154,7 @@ static void read_device(call_ctx *c, int argi, operand *op) {
   op->is_device = 1;
   const tc_opnd *o = arg_of(c, argi);
   opnd_name(e, o, argi, op->name, sizeof op->name);
+  if (o) op->arg_pos = argi + c->fn->leading_args + 1;
   if (!o || o->kind != TC_OPND_PATH) return;
   op->present = 1;
   const struct devtype *dt = devtype_for(e, &o->type);
@@ -212,6 +214,7 @@ static void read_tensor(call_ctx *c, int argi, operand *op) {
   const tc_opnd *o = arg_of(c, argi);
   opnd_name(e, o, argi, op->name, sizeof op->name);
   if (!o) return;
+  op->arg_pos = argi + c->fn->leading_args + 1;
   op->present = 1;
   uint32_t single = 0;
   op->v = mem_eval(c->f, c->s, o, &single);
@@ -293,6 +296,7 @@ typedef struct chk_res {
   int n_all;
   const char *why;
   int backend;
+  int check; /* the tc_check_kind that decided (fix-its) */
 } chk_res;
 
 static chk_res pass(void) {
@@ -342,25 +346,34 @@ static tc_tri compare_field(const operand *ops, int n, field_fn fld, int *pi, in
   return res;
 }
 
+static chk_res agree_fail(tc_rule_slot rule, tc_msg_slot msg, const operand *ops, int n, int i,
+                          int j) {
+  chk_res r = fail(rule, msg, &ops[i], &ops[j]);
+  r.all = ops; /* every operand, for the fix-it (the message names the two) */
+  r.n_all = n;
+  return r;
+}
+
 static chk_res check_agree(const operand *ops, int n) {
   for (int i = 0; i < n; i++)
     if (ops[i].v.k != AV_TENSOR) return unknown();
   int i = 0, j = 0;
   tc_tri t = compare_field(ops, n, f_autodiff, &i, &j);
   if (t == TC_TRI_NO)
-    return fail(TC_RULE_AUTODIFF_EXPECTED,
-                ops[i].tag.autodiff == 1 ? TC_MSG_AUTODIFF_MIXED : TC_MSG_AUTODIFF_MIXED_PLAIN,
-                &ops[i], &ops[j]);
+    return agree_fail(TC_RULE_AUTODIFF_EXPECTED,
+                      ops[i].tag.autodiff == 1 ? TC_MSG_AUTODIFF_MIXED : TC_MSG_AUTODIFF_MIXED_PLAIN,
+                      ops, n, i, j);
   if (t == TC_TRI_UNKNOWN) return unknown();
   t = compare_field(ops, n, f_backend, &i, &j);
   if (t == TC_TRI_NO) {
     int ad = ops[i].tag.autodiff == 1;
-    return fail(ad ? TC_RULE_AUTODIFF_INNER_BACKEND : TC_RULE_BACKEND_MISMATCH,
-                ad ? TC_MSG_INNER_BACKEND : TC_MSG_BACKEND, &ops[i], &ops[j]);
+    return agree_fail(ad ? TC_RULE_AUTODIFF_INNER_BACKEND : TC_RULE_BACKEND_MISMATCH,
+                      ad ? TC_MSG_INNER_BACKEND : TC_MSG_BACKEND, ops, n, i, j);
   }
   if (t == TC_TRI_UNKNOWN) return unknown();
   t = compare_field(ops, n, f_ordinal, &i, &j);
-  if (t == TC_TRI_NO) return fail(TC_RULE_DEVICE_MISMATCH, TC_MSG_DEVICE, &ops[i], &ops[j]);
+  if (t == TC_TRI_NO)
+    return agree_fail(TC_RULE_DEVICE_MISMATCH, TC_MSG_DEVICE, ops, n, i, j);
   if (t == TC_TRI_UNKNOWN) return unknown();
   return pass();
 }
@@ -435,6 +448,7 @@ static void read_pointer(call_ctx *c, int argi, operand *op) {
   const tc_opnd *o = arg_of(c, argi);
   opnd_name(c->f->e, o, argi, op->name, sizeof op->name);
   if (!o) return;
+  op->arg_pos = argi + c->fn->leading_args + 1;
   op->present = 1;
   op->v = mem_eval(c->f, c->s, o, NULL);
   if (op->v.k == AV_DATAPTR) {
@@ -645,6 +659,48 @@ static void fill_template(const tc_eng *e, const char *tmpl, const chk_res *r, c
   }
 }
 
+/* ------------------------------------------------------------------ fix-its */
+
+/* How operand op disagrees with the reference operand of an agree check (the first, as the
+   runtime expects): its failure's message slot, -1 when it agrees, -2 when undecided. */
+static int agree_failure(const operand *ref, const operand *op) {
+  tc_tri t = tc_tagf_equal(ref->tag.autodiff, op->tag.autodiff);
+  if (t == TC_TRI_NO) return ref->tag.autodiff == 1 ? TC_MSG_AUTODIFF_MIXED : TC_MSG_AUTODIFF_MIXED_PLAIN;
+  if (t == TC_TRI_UNKNOWN) return -2;
+  t = tc_tagf_equal(ref->tag.backend, op->tag.backend);
+  if (t == TC_TRI_NO) return ref->tag.autodiff == 1 ? TC_MSG_INNER_BACKEND : TC_MSG_BACKEND;
+  if (t == TC_TRI_UNKNOWN) return -2;
+  t = tc_tagf_equal(ref->tag.ordinal, op->tag.ordinal);
+  if (t == TC_TRI_NO) return TC_MSG_DEVICE;
+  return t == TC_TRI_YES ? -1 : -2;
+}
+
+static fix_candidate candidate(int msg, const operand *got, const operand *expected) {
+  fix_candidate fc = {msg, got->arg_pos - 1, expected ? expected->arg_pos - 1 : -1,
+                      got->tag.autodiff, expected ? expected->tag.autodiff : TC_TAGF_UNKNOWN};
+  return fc;
+}
+
+/* The fix plan of a failed check (engine/fixes.c): an agree check moves every operand that
+   disagrees with the first; other checks fix the one operand they name. Returns its key. */
+static uint32_t plan_fix(call_ctx *c, const chk_res *r, fix_step *steps, uint8_t *n_steps) {
+  *n_steps = 0;
+  tc_eng *e = c->f->e;
+  if (!e->rules->n_fixes || r->st != CHK_FAIL || !r->got) return 0;
+  fix_candidate cands[FIX_MAX_STEPS];
+  int n = 0;
+  if (r->check == TC_CHECK_AGREE && r->all) {
+    for (int k = 1; k < r->n_all; k++) {
+      int msg = agree_failure(&r->all[0], &r->all[k]);
+      if (msg == -2 || (msg >= 0 && n == FIX_MAX_STEPS)) return 0;
+      if (msg >= 0) cands[n++] = candidate(msg, &r->all[k], &r->all[0]);
+    }
+  } else {
+    cands[n++] = candidate((int)r->msg, r->got, r->expected);
+  }
+  return fix_plan(e, c->in, r->check, cands, n, steps, n_steps);
+}
+
 static uint32_t make_detail(call_ctx *c, const chk_res *r) {
   tc_eng *e = c->f->e;
   const char *op = c->op_name ? c->op_name : tc_str(e->prog, c->in->callee.name);
@@ -679,6 +735,7 @@ static uint32_t make_detail(call_ctx *c, const chk_res *r) {
   d.message = msg;
   d.path = c->s->path;
   d.op = op;
+  (void)plan_fix(c, r, d.fix, &d.n_fix);
   return detail_new(e, &d);
 }
 
@@ -1193,7 +1250,10 @@ static int record_outcome(call_ctx *c, const chk_res *res) {
       if (strcmp(e->disabled[i], id) == 0) disabled = 1;
   }
   if (res->st == CHK_FAIL && !disabled) {
-    outcome_record(e, c->f->fi->idx, c->in, (int)res->rule, make_detail(c, res));
+    fix_step steps[FIX_MAX_STEPS];
+    uint8_t n_steps;
+    uint32_t key = plan_fix(c, res, steps, &n_steps);
+    outcome_record_fix(e, c->f->fi->idx, c->in, (int)res->rule, make_detail(c, res), key);
     return 1;
   }
   outcome_record(e, c->f->fi->idx, c->in, -1, 0);
@@ -1205,6 +1265,7 @@ static chk_res run_checks(call_ctx *c) {
   c->n_ops = 0;
   for (size_t i = 0; i < c->fn->n_checks; i++) {
     res = run_check(c, &c->fn->checks[i]);
+    res.check = (int)c->fn->checks[i].kind;
     if (res.st != CHK_PASS) break;
   }
   return res;
@@ -1236,6 +1297,8 @@ static int check_choices(call_ctx *c) {
     return 0;
   }
   uint32_t fails[TC_RULE_COUNT] = {0}, detail[TC_RULE_COUNT] = {0}, counted = 0, n_fail = 0;
+  uint32_t fix_key[TC_RULE_COUNT] = {0}; /* one plan for every failing choice, else none */
+  uint16_t fix_mixed = 0;
   for (uint32_t x = 0; x < n_choices; x++) {
     uint32_t rest = x;
     for (int i = 0; i < c->n_sets; i++) {
@@ -1255,6 +1318,10 @@ static int check_choices(call_ctx *c) {
       if (strcmp(e->disabled[i], id) == 0) disabled = 1;
     if (disabled) continue;
     n_fail++;
+    fix_step steps[FIX_MAX_STEPS];
+    uint8_t n_steps;
+    fix_key_merge(&fix_key[res.rule], &fix_mixed, (int)res.rule, fails[res.rule] > 0,
+                  plan_fix(c, &res, steps, &n_steps), 0);
     if (!fails[res.rule]++) detail[res.rule] = make_detail(c, &res);
   }
   c->poisoned = 0;
@@ -1268,7 +1335,8 @@ static int check_choices(call_ctx *c) {
   int one_rule_everywhere = 0;
   for (int r = 0; r < TC_RULE_COUNT; r++) {
     if (!fails[r]) continue;
-    outcome_record(e, c->f->fi->idx, c->in, r, detail[r]);
+    outcome_record_fix(e, c->f->fi->idx, c->in, r, detail[r],
+                       (fix_mixed >> r) & 1 ? 0 : fix_key[r]);
     if (fails[r] == counted) one_rule_everywhere = 1;
   }
   /* the choices that passed (or failed another rule): paths of this state too */

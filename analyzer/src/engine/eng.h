@@ -383,7 +383,28 @@ typedef struct outcome {
      path no undecided branch led to; if every state in it failed, that context always fails. */
   uint8_t entry_certain;
   uint32_t detail[TC_RULE_COUNT]; /* index into details (+1), 0 none */
+  /* the fix-it of the failing states (fixes.c): a hash of the plan, 0 none; a bit of
+     fix_mixed is set when two failing states of a rule would need different fixes (or one
+     has none), so none is offered */
+  uint32_t fix_key[TC_RULE_COUNT];
+  uint16_t fix_mixed;
 } outcome;
+
+/* One edit of a fix plan: rules fix `def` (index into rules->fixes) applied to the call's
+   argument `got` (insn argument index) with `expected` the argument that set the expectation
+   (-1 none). */
+typedef struct fix_step {
+  uint16_t def;
+  int16_t got, expected;
+} fix_step;
+#define FIX_MAX_STEPS 8
+
+/* What api.c knows of one operand the check found wrong, for the fix plan (fixes.c). */
+typedef struct fix_candidate {
+  int msg;               /* tc_msg_slot of its failure */
+  int got, expected;     /* insn argument indices; -1 when it is no single argument */
+  int32_t got_autodiff, expected_autodiff; /* tag fields (TC_TAGF_*) */
+} fix_candidate;
 
 typedef struct detail {
   char *message;
@@ -392,6 +413,8 @@ typedef struct detail {
   size_t n_provs;
   const pathnote *path;
   const char *op;
+  fix_step fix[FIX_MAX_STEPS]; /* the fix-it plan of this failure (fixes.c) */
+  uint8_t n_fix;
 } detail;
 
 struct tc_eng {
@@ -606,6 +629,16 @@ uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *han
 /* The context `parent` extended by one call (keeping the last CHAIN_K calls). */
 uint32_t chain_intern(tc_eng *e, uint32_t parent, const tc_insn *call, uint32_t callee);
 void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail);
+/* outcome_record of a failing state whose fix plan hashes to fix_key (0: it has none). */
+void outcome_record_fix(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail,
+                        uint32_t fix_key);
+/* The fix plan for a failed check of kind `check` at call `in` (fixes.c): every candidate must
+   get an edit, or the plan is empty. Returns the plan's key (0: no fix). */
+uint32_t fix_plan(const tc_eng *e, const tc_insn *in, int check, const fix_candidate *cands,
+                  int n, fix_step *steps, uint8_t *n_steps);
+/* Folds one state's fix key into a rule's (findings.c, when outcomes merge). */
+void fix_key_merge(uint32_t *key, uint16_t *mixed, int rule, int had_fails, uint32_t add,
+                   int add_mixed);
 uint32_t detail_new(tc_eng *e, const detail *d); /* copies d; returns index + 1 */
 /* Records again, under context to_chain, what an analysis of depth `depth` recorded. */
 /* certain: the new caller reaches the call on a certain path (no undecided branch). */

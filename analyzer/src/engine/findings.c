@@ -89,14 +89,20 @@ static outcome *slot_for(tc_eng *e, uint32_t chain, uint32_t fn, const tc_insn *
   return o;
 }
 
-void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail) {
+void outcome_record_fix(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail,
+                        uint32_t fix_key) {
   outcome *o = slot_for(e, e->cur_chain, fn, in, e->depth);
   if (!o) return;
   o->total++;
   if (rule >= 0 && rule < TC_RULE_COUNT) {
+    fix_key_merge(&o->fix_key[rule], &o->fix_mixed, rule, o->fails[rule] > 0, fix_key, 0);
     o->fails[rule]++;
     if (!o->detail[rule]) o->detail[rule] = detail;
   }
+}
+
+void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail) {
+  outcome_record_fix(e, fn, in, rule, detail, 0);
 }
 
 uint32_t detail_new(tc_eng *e, const detail *d) {
@@ -130,6 +136,9 @@ void outcomes_replay(tc_eng *e, size_t begin, size_t end, uint32_t depth, uint32
     if (!(certain && o.entry_certain)) x->entry_certain = 0;
     x->total += o.total;
     for (int r = 0; r < TC_RULE_COUNT; r++) {
+      if (o.fails[r])
+        fix_key_merge(&x->fix_key[r], &x->fix_mixed, r, x->fails[r] > 0, o.fix_key[r],
+                      (o.fix_mixed >> r) & 1);
       x->fails[r] += o.fails[r];
       if (!x->detail[r]) x->detail[r] = o.detail[r];
     }
@@ -172,6 +181,12 @@ typedef struct finding {
   tc_level level;
   uint32_t detail;
   uint32_t chain;
+  /* the fix-it over every context: one plan for all failing states (fix_key, fix_mixed), and
+     whether every state of every context failed (else only fixes harmless where the check
+     passes are offered) */
+  uint32_t fix_key;
+  uint16_t fix_mixed;
+  int seen, all_fail;
 } finding;
 
 static void loc_of(const tc_eng *e, const tc_srcloc *s, tc_loc *out) {
@@ -279,6 +294,23 @@ static void add_chain_notes(const tc_eng *e, tc_diag *d, uint32_t chain) {
   }
 }
 
+/* The fix-it of a finding, from its plan (fixes.c): each step's template replaces its argument
+   (or the call). A template that is not harmless where the check passes is offered only when
+   every state reaching the call failed. */
+static void add_fix(tc_eng *e, tc_diag *diag, const tc_insn *in, const detail *d, int all_fail) {
+  for (uint8_t i = 0; i < d->n_fix; i++)
+    if (!all_fail && !e->rules->fixes[d->fix[i].def].on_warnings) return;
+  for (uint8_t i = 0; i < d->n_fix; i++) {
+    const fix_step *st = &d->fix[i];
+    const tc_fix_def *def = &e->rules->fixes[st->def];
+    tc_loc range, got = {0}, exp = {0};
+    loc_of(e, def->replace_call ? &in->loc : &in->arg_locs[st->got], &range);
+    if (st->got >= 0) loc_of(e, &in->arg_locs[st->got], &got);
+    if (st->expected >= 0) loc_of(e, &in->arg_locs[st->expected], &exp);
+    if (tc_diag_add_fix(diag, &range, def->with, &got, &exp)) e->oom = 1;
+  }
+}
+
 /* Findings are one per source location and rule (inline helpers and macros may put several
    instructions at one place). */
 static uint64_t finding_key(const tc_insn *in, int rule) {
@@ -293,6 +325,8 @@ typedef struct agg {
   uint32_t fails[TC_RULE_COUNT];
   uint8_t always[TC_RULE_COUNT]; /* some certainly-entered context failed in every state */
   uint32_t detail[TC_RULE_COUNT];
+  uint32_t fix_key[TC_RULE_COUNT];
+  uint16_t fix_mixed;
 } agg;
 
 int findings_emit(tc_eng *e, tc_report *out) {
@@ -324,6 +358,9 @@ int findings_emit(tc_eng *e, tc_report *out) {
     }
     a->total += o->total;
     for (int r = 0; r < TC_RULE_COUNT; r++) {
+      if (o->fails[r])
+        fix_key_merge(&a->fix_key[r], &a->fix_mixed, r, a->fails[r] > 0, o->fix_key[r],
+                      (o->fix_mixed >> r) & 1);
       a->fails[r] += o->fails[r];
       if (o->entry_certain && o->fails[r] && o->fails[r] == o->total) a->always[r] = 1;
       if (!a->detail[r]) a->detail[r] = o->detail[r];
@@ -350,16 +387,24 @@ int findings_emit(tc_eng *e, tc_report *out) {
       f->level = TC_LEVEL_NOTE;
       f->detail = 0;
       f->chain = 0;
+      f->fix_key = 0;
+      f->fix_mixed = 0;
+      f->seen = 0;
+      f->all_fail = 1;
       if (map_put(&f_index, key, (uint32_t)(n_fs - 1))) e->oom = 1;
     }
   }
   for (size_t i = 0; i < n_aggs; i++) {
     const agg *a = &aggs[i];
     for (int r = 0; r < TC_RULE_COUNT; r++) {
-      if (!a->fails[r]) continue;
       uint32_t idx;
       if (!map_get(&f_index, finding_key(a->insn, r), &idx)) continue;
       finding *f = &fs[idx];
+      if (a->fails[r] != a->total) f->all_fail = 0; /* a context where it passes too */
+      if (!a->fails[r]) continue;
+      fix_key_merge(&f->fix_key, &f->fix_mixed, 0, f->seen, a->fix_key[r],
+                    (a->fix_mixed >> r) & 1);
+      f->seen = 1;
       /* error: every state of this call chain failed, or every state of one calling context
          (one entry state of the callee) that no undecided branch led to — a helper called in
          a constant-bound loop that fails for one of its iterations' arguments */
@@ -387,6 +432,7 @@ int findings_emit(tc_eng *e, tc_report *out) {
     for (size_t k = 0; k < d->n_provs; k++) add_prov_notes(e, diag, d->provs[k]);
     if (f->level == TC_LEVEL_WARNING) add_path_notes(e, diag, d->path);
     add_chain_notes(e, diag, f->chain);
+    if (f->fix_key && !f->fix_mixed && d->n_fix) add_fix(e, diag, f->insn, d, f->all_fail);
   }
   free(aggs);
   map_free(&agg_index);

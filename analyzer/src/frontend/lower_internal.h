@@ -231,6 +231,9 @@ const lw_record *lw_record_of(lw_unit *u, CXType t);
 tc_srcloc lw_loc(lw_unit *u, CXCursor c);
 tc_srcloc lw_loc_range(lw_unit *u, CXSourceRange r);
 int lw_in_macro(CXCursor c);
+/* The source range of each of call's n arguments (arena memory), NULL when the call comes from
+   a macro; an argument written (in part) by a macro gets an all-zero range. */
+tc_srcloc *lw_arg_locs(lw_unit *u, CXCursor call, uint32_t n);
 tc_sym lw_spelling_text(lw_unit *u, CXCursor c); /* source text of an expression, or 0 */
 /* Integer value of a constant expression (clang_Cursor_Evaluate); 0 if not an integer. */
 int lw_eval_int(CXCursor c, int64_t *out);

@@ -409,6 +409,31 @@ int lw_in_macro(CXCursor c) {
   return o1 != o2 || !clang_File_isEqual(f1, f2);
 }
 
+/* Whether the end of c's extent is written in a macro (its last token comes from an expansion). */
+static int end_in_macro(CXCursor c) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXSourceLocation e = clang_getRangeEnd(r);
+  CXFile f1 = NULL, f2 = NULL;
+  unsigned o1 = 0, o2 = 0;
+  clang_getSpellingLocation(e, &f1, NULL, NULL, &o1);
+  clang_getExpansionLocation(e, &f2, NULL, NULL, &o2);
+  if (!f1 || !f2) return f1 != f2;
+  return o1 != o2 || !clang_File_isEqual(f1, f2);
+}
+
+tc_srcloc *lw_arg_locs(lw_unit *u, CXCursor call, uint32_t n) {
+  if (!n || lw_in_macro(call)) return NULL;
+  tc_srcloc *locs = lw_alloc(u, n * sizeof *locs);
+  if (!locs) return NULL;
+  for (uint32_t i = 0; i < n; i++) {
+    CXCursor a = clang_Cursor_getArgument(call, i);
+    if (clang_Cursor_isNull(a) || lw_in_macro(a) || end_in_macro(a)) continue; /* stays zero */
+    locs[i] = lw_loc(u, a);
+    if (!locs[i].end_line) locs[i] = (tc_srcloc){0};
+  }
+  return locs;
+}
+
 enum { LW_MAX_SPELLING = 160 };
 
 tc_sym lw_spelling_text(lw_unit *u, CXCursor c) {

@@ -171,6 +171,9 @@ typedef struct tc_insn {
   tc_callee callee;/* CALL */
   uint32_t n_args;
   tc_opnd *args;   /* CALL */
+  tc_srcloc *arg_locs; /* CALL: the source range of each argument (n_args entries, or NULL);
+                          an entry is all zero when the argument's text is not in one file
+                          range of the source (a macro expansion): fix-its need its text */
   int in_macro;    /* the expression comes from a macro expansion */
 } tc_insn;
 

@@ -12,7 +12,8 @@
 #define TC_IR_MAGIC "TCIR"
 /* 3: the lowering keeps float reads through pointers and global index variables (cached IR of
    format 2 lacks them) */
-#define TC_IR_FORMAT 4u
+/* 5: calls keep each argument's source range (fix-its) */
+#define TC_IR_FORMAT 5u
 
 typedef struct ser {
   int reading;
@@ -200,6 +201,14 @@ static void io_insn(ser *s, tc_insn *in) {
   io_count(s, &in->n_args, 1);
   in->args = io_array(s, in->args, in->n_args, sizeof *in->args);
   for (uint32_t i = 0; i < in->n_args && !s->bad; i++) io_opnd(s, &in->args[i]);
+  int has_arg_locs = in->arg_locs != NULL;
+  io_int(s, &has_arg_locs);
+  if (has_arg_locs) {
+    in->arg_locs = io_array(s, in->arg_locs, in->n_args, sizeof *in->arg_locs);
+    for (uint32_t i = 0; i < in->n_args && !s->bad; i++) io_loc(s, &in->arg_locs[i]);
+  } else if (s->reading) {
+    in->arg_locs = NULL;
+  }
   io_int(s, &in->in_macro);
 }
 

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "lsp/lsp_text.h"
+#include "report/fixit.h"
+#include "report/source.h"
 #include "report/json_util.h"
 #include "report/sarif_limits.h"
 #include "report/uri.h"
@@ -101,6 +103,16 @@ static void text_cache_free(text_cache *c) {
   free(c->items);
 }
 
+/* The array for uri in by_uri, created on first use. */
+static cJSON *array_for(cJSON *by_uri, const char *uri) {
+  cJSON *a = cJSON_GetObjectItemCaseSensitive(by_uri, uri);
+  if (!a) {
+    a = cJSON_CreateArray();
+    cJSON_AddItemToObject(by_uri, uri, a);
+  }
+  return a;
+}
+
 static cJSON *position_json(tc_lsp_pos p) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "line", p.line);
@@ -131,14 +143,32 @@ static int severity_of(tc_level l) {
   return 3;
 }
 
-/* The array for uri in by_uri, created on first use. */
-static cJSON *array_for(cJSON *by_uri, const char *uri) {
-  cJSON *a = cJSON_GetObjectItemCaseSensitive(by_uri, uri);
-  if (!a) {
-    a = cJSON_CreateArray();
-    cJSON_AddItemToObject(by_uri, uri, a);
+
+/* The fix-it as the code action needs it (textDocument/codeAction, lsp_code_action.h):
+   {"title", "changes": {uri: [TextEdit]}}, rendered on the unsaved texts; NULL without one. */
+static cJSON *fix_json(text_cache *c, tc_source_cache *sc, const tc_diag *d, int utf8) {
+  tc_fix_repl *reps;
+  size_t n;
+  if (tc_fix_render(sc, d, &reps, &n) != 0) return NULL;
+  cJSON *fix = cJSON_CreateObject();
+  char title[512];
+  snprintf(title, sizeof title, "Replace with '%.400s'%s", reps[0].text, n > 1 ? " (and more)" : "");
+  tc_json_add_text(fix, "title", title);
+  cJSON *changes = cJSON_AddObjectToObject(fix, "changes");
+  for (size_t k = 0; k < n; k++) {
+    const text_entry *fe = text_of(c, reps[k].file);
+    if (!fe) {
+      cJSON_Delete(fix);
+      fix = NULL;
+      break;
+    }
+    cJSON *edit = cJSON_CreateObject();
+    cJSON_AddItemToObject(edit, "range", range_json(fe, reps[k].range, utf8));
+    tc_json_add_text(edit, "newText", reps[k].text);
+    cJSON_AddItemToArray(array_for(changes, fe->uri), edit);
   }
-  return a;
+  tc_fix_repls_free(reps, n);
+  return fix;
 }
 
 static cJSON *diagnostic_json(text_cache *c, const text_entry *e, const tc_diag *d, int utf8) {
@@ -177,6 +207,14 @@ cJSON *tc_lsp_diagnostics_build(const tc_report *r, const tc_lsp_docs *docs, con
   text_cache c = {.docs = docs};
   cJSON *by_uri = cJSON_CreateObject();
   if (!by_uri) return NULL;
+  tc_source_cache sc; /* the fix-its' texts: open documents' unsaved text first */
+  tc_source_cache_init(&sc);
+  for (size_t i = 0; i < docs->n; i++) {
+    const tc_lsp_doc *doc = docs->items[i];
+    if (doc->path) (void)tc_source_put(&sc, doc->path, doc->text, doc->len);
+    if (doc->real && (!doc->path || strcmp(doc->real, doc->path) != 0))
+      (void)tc_source_put(&sc, doc->real, doc->text, doc->len);
+  }
   if (main_uri) array_for(by_uri, main_uri);
   for (size_t i = 0; i < r->n_diags; i++) {
     const tc_diag *d = &r->diags[i];
@@ -184,8 +222,12 @@ cJSON *tc_lsp_diagnostics_build(const tc_report *r, const tc_lsp_docs *docs, con
     const text_entry *e = text_of(&c, d->loc.file);
     if (!e) continue;
     cJSON *a = array_for(by_uri, e->uri);
-    cJSON_AddItemToArray(a, diagnostic_json(&c, e, d, utf8));
+    cJSON *diag = diagnostic_json(&c, e, d, utf8);
+    cJSON *fix = d->n_fix ? fix_json(&c, &sc, d, utf8) : NULL;
+    if (fix) cJSON_AddItemToObject(cJSON_AddObjectToObject(diag, "data"), "fix", fix);
+    cJSON_AddItemToArray(a, diag);
   }
   text_cache_free(&c);
+  tc_source_cache_free(&sc);
   return by_uri;
 }

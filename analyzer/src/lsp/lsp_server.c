@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "lsp/lsp_analyze.h"
+#include "lsp/lsp_code_action.h"
 #include "lsp/lsp_diagnostics.h"
 #include "lsp/lsp_docs.h"
 #include "lsp/lsp_frame.h"
@@ -240,6 +241,9 @@ static void handle_initialize(lsp_server *s, const cJSON *id, const cJSON *param
   cJSON_AddNumberToObject(sync, "change", 1); /* Full */
   cJSON *save = cJSON_AddObjectToObject(sync, "save");
   cJSON_AddBoolToObject(save, "includeText", 0);
+  cJSON *actions = cJSON_AddObjectToObject(rc, "codeActionProvider"); /* fix-its as quick fixes */
+  cJSON *kinds = cJSON_AddArrayToObject(actions, "codeActionKinds");
+  cJSON_AddItemToArray(kinds, cJSON_CreateString("quickfix"));
   if (clangd_utf8 && !lsp_utf8) cJSON_AddStringToObject(result, "offsetEncoding", "utf-8");
   cJSON *info = cJSON_AddObjectToObject(result, "serverInfo");
   cJSON_AddStringToObject(info, "name", "tagcheck");
@@ -353,6 +357,31 @@ static void handle_watched_files(lsp_server *s) {
   for (size_t i = 0; i < s->docs.n; i++) schedule(s->docs.items[i], s->debounce_ms);
 }
 
+/* The quick fixes of the diagnostics published for the document (every open document's). */
+static void handle_code_action(lsp_server *s, const cJSON *id, const cJSON *params) {
+  const cJSON *td = cJSON_GetObjectItemCaseSensitive(params, "textDocument");
+  const char *uri = get_string(td, "uri");
+  if (!uri) {
+    send_error(s, id, TC_LSP_INVALID_PARAMS, "textDocument/codeAction needs textDocument.uri");
+    return;
+  }
+  cJSON *all = cJSON_CreateArray();
+  for (size_t i = 0; all && i < s->docs.n; i++) {
+    const cJSON *mine = cJSON_GetObjectItemCaseSensitive(s->docs.items[i]->published, uri);
+    const cJSON *d;
+    cJSON_ArrayForEach(d, mine) {
+      if (!contains_equal(all, d)) cJSON_AddItemToArray(all, cJSON_Duplicate(d, 1));
+    }
+  }
+  cJSON *actions = all ? tc_lsp_code_actions(all, params) : NULL;
+  cJSON_Delete(all);
+  if (!actions) {
+    send_error(s, id, TC_LSP_INTERNAL_ERROR, "out of memory");
+    return;
+  }
+  send_body(s, tc_lsp_response(id, actions));
+}
+
 static void handle_request(lsp_server *s, const tc_lsp_msg *m) {
   if (s->shutdown) {
     send_error(s, m->id, TC_LSP_INVALID_REQUEST, "%s after shutdown", m->method);
@@ -364,6 +393,8 @@ static void handle_request(lsp_server *s, const tc_lsp_msg *m) {
   } else if (strcmp(m->method, "shutdown") == 0) {
     s->shutdown = 1;
     send_body(s, tc_lsp_response(m->id, NULL));
+  } else if (strcmp(m->method, "textDocument/codeAction") == 0) {
+    handle_code_action(s, m->id, m->params);
   } else {
     send_error(s, m->id, TC_LSP_METHOD_NOT_FOUND, "tagcheck does not implement %s", m->method);
   }

@@ -24,6 +24,17 @@ typedef struct tc_note {
   char *message;
 } tc_note;
 
+/* One edit of a fix-it, as the rules give it (docs/rules.md "fixes"): the range `range` of the
+   source is replaced by `with`, a template in which {got} and {expected} stand for the source
+   text of the ranges `got` and `expected` (the argument whose tag is wrong, the one that set
+   the expectation). The report layer reads those texts and renders the replacement
+   (report/fixit.h), so the engine never needs the sources. */
+typedef struct tc_fix_edit {
+  tc_loc range;
+  char *with;
+  tc_loc got, expected; /* file "" when the template does not use it */
+} tc_fix_edit;
+
 typedef struct tc_diag {
   char *rule_id; /* "backend-mismatch", … (dt/rules.def), or a rule id of a loaded rules file */
   tc_level level;
@@ -35,6 +46,8 @@ typedef struct tc_diag {
   size_t n_notes;
   int suppressed;   /* a suppression comment names this rule on this line or the one before */
   char *suppression_text; /* the comment, when suppressed */
+  tc_fix_edit *fix;  /* the fix-it: edits that together make the run-time check pass */
+  size_t n_fix;
   char *fingerprint; /* fixed on the whole report before any finding is filtered out
                         (tc_report_fix_fingerprints), so that dropping one (a baseline, an
                         exclude) never renumbers the others; NULL until then */
@@ -73,6 +86,9 @@ void tc_report_free(tc_report *r);
 tc_diag *tc_report_add(tc_report *r, const char *rule_id, tc_level level, const tc_loc *loc,
                        const char *operation, const char *function, const char *message);
 void tc_diag_add_note(tc_diag *d, const tc_loc *loc, const char *message);
+/* Appends one edit to d's fix-it (copies; got/expected may be NULL). Returns 0, -1 on OOM. */
+int tc_diag_add_fix(tc_diag *d, const tc_loc *range, const char *with, const tc_loc *got,
+                    const tc_loc *expected);
 void tc_report_add_failure(tc_report *r, const char *file, const char *reason);
 void tc_report_add_rule(tc_report *r, const tc_rule_meta *meta); /* copies; ignores duplicates */
 /* Adds the rules of dt/rules.def (the tag rules and the run-time-only ones). */

@@ -1,12 +1,14 @@
 /* analyzer/src/report/json.c — the simple JSON report (--format json), documented in
  * docs/ci.md: {"tool", "findings": [{rule, level, file, line, col, endLine, endCol, message,
  * operation, function, fingerprint, suppressed, justification, notes: [{file, line, col,
- * message}]}], "failures": [{file, reason}], "summary": {…}}. Suppressed findings are listed
+ * message}], fixes: [{file, line, col, endLine, endCol, offset, length, replacement}]}],
+ * "failures": [{file, reason}], "summary": {…}}. Suppressed findings are listed
  * only with --show-suppressed, as in text output. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/fingerprint.h"
+#include "report/fixit.h"
 #include "report/json_util.h"
 #include "report/sarif_limits.h"
 #include "report/source.h"
@@ -19,7 +21,27 @@ static void add_position(cJSON *obj, const tc_loc *loc) {
   cJSON_AddNumberToObject(obj, "col", loc->col);
 }
 
-static cJSON *finding(const tc_diag *d, const char *fingerprint) {
+/* The fix-it's edits (none when it cannot be rendered from the sources). */
+static void add_fixes(cJSON *f, tc_source_cache *sc, const tc_diag *d) {
+  tc_fix_repl *reps;
+  size_t n;
+  if (tc_fix_render(sc, d, &reps, &n) != 0) return;
+  cJSON *fixes = cJSON_AddArrayToObject(f, "fixes");
+  for (size_t k = 0; fixes && k < n; k++) {
+    cJSON *x = cJSON_CreateObject();
+    if (!x) break;
+    add_position(x, reps[k].range);
+    cJSON_AddNumberToObject(x, "endLine", reps[k].range->end_line);
+    cJSON_AddNumberToObject(x, "endCol", reps[k].range->end_col);
+    cJSON_AddNumberToObject(x, "offset", (double)reps[k].offset);
+    cJSON_AddNumberToObject(x, "length", (double)reps[k].length);
+    tc_json_add_text(x, "replacement", reps[k].text);
+    cJSON_AddItemToArray(fixes, x);
+  }
+  tc_fix_repls_free(reps, n);
+}
+
+static cJSON *finding(tc_source_cache *sc, const tc_diag *d, const char *fingerprint) {
   cJSON *f = cJSON_CreateObject();
   if (!f) return NULL;
   tc_json_add_text(f, "rule", d->rule_id);
@@ -43,6 +65,7 @@ static cJSON *finding(const tc_diag *d, const char *fingerprint) {
     tc_json_add_text(n, "message", d->notes[i].message);
     cJSON_AddItemToArray(notes, n);
   }
+  add_fixes(f, sc, d);
   return f;
 }
 
@@ -70,7 +93,7 @@ int tc_write_json(const tc_report *r, const tc_options *o, FILE *out) {
     else if (d->level == TC_LEVEL_WARNING) warnings++;
     else notes++;
     if (d->suppressed && !o->show_suppressed) continue;
-    cJSON_AddItemToArray(findings, finding(d, fps[i]));
+    cJSON_AddItemToArray(findings, finding(&sc, d, fps[i]));
   }
   cJSON *failures = cJSON_AddArrayToObject(doc, "failures");
   for (size_t i = 0; failures && i < r->n_failures; i++) {

@@ -13,6 +13,11 @@
    Returns 0, or -1 on a write error. */
 int tc_write_report(const tc_report *r, const tc_options *o, FILE *out);
 
+/* --export-fixes and --fix (report/fixit.c): writes the YAML file, then applies the fix-its
+   in place, saying on stderr (unless -q) how many findings were fixed. Returns 0, or -1 with
+   the reason printed ("tagcheck: FILE: …"). */
+int tc_fix_outputs(const tc_report *r, const tc_options *o);
+
 /* Marks diags whose line (or the line before) carries a suppression comment naming the rule,
    e.g. `// tagcheck: ignore[backend-mismatch]` (see docs/ci.md). Reads the source files. */
 void tc_apply_suppressions(tc_report *r);

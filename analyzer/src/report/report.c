@@ -25,6 +25,13 @@ static void diag_free(tc_diag *d) {
     free(d->notes[i].message);
   }
   free(d->notes);
+  for (size_t i = 0; i < d->n_fix; i++) {
+    loc_free(&d->fix[i].range);
+    loc_free(&d->fix[i].got);
+    loc_free(&d->fix[i].expected);
+    free(d->fix[i].with);
+  }
+  free(d->fix);
   free(d->suppression_text);
   free(d->fingerprint);
   memset(d, 0, sizeof *d);
@@ -106,6 +113,26 @@ void tc_diag_add_note(tc_diag *d, const tc_loc *loc, const char *message) {
     return;
   }
   d->n_notes++;
+}
+
+int tc_diag_add_fix(tc_diag *d, const tc_loc *range, const char *with, const tc_loc *got,
+                    const tc_loc *expected) {
+  if (!d) return -1;
+  tc_fix_edit *fx = realloc(d->fix, (d->n_fix + 1) * sizeof *fx);
+  if (!fx) return -1;
+  d->fix = fx;
+  tc_fix_edit *x = &fx[d->n_fix];
+  x->with = tc_strdup_or_empty(with);
+  int bad = loc_copy(&x->range, range) | loc_copy(&x->got, got) | loc_copy(&x->expected, expected);
+  if (bad || !x->with) {
+    loc_free(&x->range);
+    loc_free(&x->got);
+    loc_free(&x->expected);
+    free(x->with);
+    return -1;
+  }
+  d->n_fix++;
+  return 0;
 }
 
 void tc_report_add_failure(tc_report *r, const char *file, const char *reason) {

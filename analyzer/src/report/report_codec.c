@@ -28,6 +28,13 @@ void tc_report_encode(tc_bbuf *b, const tc_report *r, int failures) {
       put_loc(b, &d->notes[k].loc);
       tc_bb_str(b, d->notes[k].message);
     }
+    tc_bb_u64(b, d->n_fix);
+    for (size_t k = 0; k < d->n_fix; k++) {
+      put_loc(b, &d->fix[k].range);
+      tc_bb_str(b, d->fix[k].with);
+      put_loc(b, &d->fix[k].got);
+      put_loc(b, &d->fix[k].expected);
+    }
   }
   if (!failures) return;
   tc_bb_u64(b, r->n_failures);
@@ -77,6 +84,19 @@ static void decode_pass(tc_rd *rd, tc_report *out, int failures) {
       if (d && !rd->bad) tc_diag_add_note(d, &nl, nm);
       free(nl.file);
       free(nm);
+    }
+    uint64_t nx = tc_rd_u64(rd);
+    for (uint64_t k = 0; k < nx && !rd->bad; k++) {
+      tc_loc range = {0}, got = {0}, exp = {0};
+      get_loc(rd, &range);
+      char *with = tc_rd_strdup(rd);
+      get_loc(rd, &got);
+      get_loc(rd, &exp);
+      if (d && !rd->bad) tc_diag_add_fix(d, &range, with, &got, &exp);
+      free(range.file);
+      free(with);
+      free(got.file);
+      free(exp.file);
     }
   }
   if (!failures) return;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "report/fingerprint.h"
+#include "report/fixit.h"
 #include "report/json_util.h"
 #include "report/report_internal.h"
 #include "report/sarif_limits.h"
@@ -367,6 +368,56 @@ static cJSON *code_flows(sarif_ctx *c, const tc_diag *d, int *truncated) {
   return flows;
 }
 
+/* result.fixes: one fix whose artifactChanges (one per file, in the order first edited) hold
+   the edits as deletedRegion + insertedContent. NULL when the fix cannot be rendered. */
+static cJSON *fixes_array(sarif_ctx *c, const tc_diag *d) {
+  tc_fix_repl *reps;
+  size_t n;
+  if (tc_fix_render(&c->sources, d, &reps, &n) != 0) return NULL;
+  cJSON *fixes = cJSON_CreateArray(), *fix = cJSON_CreateObject();
+  cJSON *changes = fix ? cJSON_AddArrayToObject(fix, "artifactChanges") : NULL;
+  if (!fixes || !changes) {
+    cJSON_Delete(fixes);
+    cJSON_Delete(fix);
+    tc_fix_repls_free(reps, n);
+    return NULL;
+  }
+  tc_strbuf desc;
+  tc_strbuf_init(&desc);
+  tc_strbuf_printf(&desc, "Replace with %s", reps[0].text);
+  if (n > 1) tc_strbuf_printf(&desc, " (and %zu more edit%s)", n - 1, n > 2 ? "s" : "");
+  tc_json_add_message(fix, "description", tc_strbuf_str(&desc));
+  tc_strbuf_free(&desc);
+  for (size_t k = 0; k < n; k++) {
+    int seen = 0;
+    for (size_t j = 0; j < k; j++) seen |= strcmp(reps[j].file, reps[k].file) == 0;
+    if (seen) continue;
+    cJSON *change = cJSON_CreateObject();
+    if (!change) break;
+    cJSON_AddItemToObject(change, "artifactLocation", artifact_location(c, reps[k].file));
+    cJSON *repls = cJSON_AddArrayToObject(change, "replacements");
+    for (size_t j = k; repls && j < n; j++) {
+      if (strcmp(reps[j].file, reps[k].file) != 0) continue;
+      cJSON *rp = cJSON_CreateObject();
+      if (!rp) break;
+      cJSON *del = region(c, reps[j].range, 0);
+      if (del && !cJSON_GetObjectItemCaseSensitive(del, "endColumn")) { /* an insertion */
+        cJSON_AddNumberToObject(del, "endLine", reps[j].range->line);
+        cJSON *sc = cJSON_GetObjectItemCaseSensitive(del, "startColumn");
+        cJSON_AddNumberToObject(del, "endColumn", sc ? sc->valuedouble : 1);
+      }
+      cJSON_AddItemToObject(rp, "deletedRegion", del);
+      cJSON *ins = cJSON_AddObjectToObject(rp, "insertedContent");
+      if (ins) tc_json_add_text(ins, "text", reps[j].text);
+      cJSON_AddItemToArray(repls, rp);
+    }
+    cJSON_AddItemToArray(changes, change);
+  }
+  cJSON_AddItemToArray(fixes, fix);
+  tc_fix_repls_free(reps, n);
+  return fixes;
+}
+
 static cJSON *result_object(sarif_ctx *c, size_t i, int *truncated_related, int *truncated_flow) {
   const tc_diag *d = &c->r->diags[i];
   cJSON *res = cJSON_CreateObject();
@@ -415,6 +466,9 @@ static cJSON *result_object(sarif_ctx *c, size_t i, int *truncated_related, int 
       cJSON_AddItemToArray(related,
                            location(c, &d->notes[k].loc, d->notes[k].message, (int)(k + 1)));
   }
+
+  cJSON *fixes = fixes_array(c, d);
+  if (fixes) cJSON_AddItemToObject(res, "fixes", fixes);
 
   if (d->suppressed) {
     cJSON *sups = cJSON_AddArrayToObject(res, "suppressions");

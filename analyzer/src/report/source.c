@@ -110,3 +110,32 @@ int tc_source_text(tc_source_cache *c, const char *path, const char **data, size
   *size = sf->size;
   return 0;
 }
+
+int tc_source_offset(tc_source_cache *c, const char *path, unsigned line, unsigned col,
+                     size_t *offset) {
+  const char *text, *data;
+  size_t len, size;
+  if (col == 0 || tc_source_line(c, path, line, &text, &len) != 0 ||
+      tc_source_text(c, path, &data, &size) != 0 || col - 1 > len)
+    return -1;
+  *offset = (size_t)(text - data) + (col - 1);
+  return 0;
+}
+
+int tc_source_put(tc_source_cache *c, const char *path, const char *data, size_t size) {
+  if (!path || !*path) return -1;
+  tc_source_file *sf = lookup(c, path);
+  if (!sf) return -1;
+  char *copy = malloc(size + 1);
+  if (!copy) return -1;
+  memcpy(copy, data, size);
+  copy[size] = '\0';
+  free(sf->data);
+  free(sf->line_starts);
+  sf->line_starts = NULL;
+  sf->n_lines = 0;
+  sf->data = copy;
+  sf->size = size;
+  index_lines(sf);
+  return 0;
+}

@@ -32,4 +32,13 @@ int tc_source_line(tc_source_cache *c, const char *path, unsigned line, const ch
    file cannot be read. */
 int tc_source_text(tc_source_cache *c, const char *path, const char **data, size_t *size);
 
+/* The byte offset of (line, col) (1-based; col may be one past the line's end) in path.
+   Returns 0, or -1 when the file cannot be read or has no such position. */
+int tc_source_offset(tc_source_cache *c, const char *path, unsigned line, unsigned col,
+                     size_t *offset);
+
+/* Makes `data` (size bytes, copied) the text of path for this cache, in place of the file on
+   disk (an editor's unsaved buffer). Returns 0, -1 out of memory. */
+int tc_source_put(tc_source_cache *c, const char *path, const char *data, size_t size);
+
 #endif /* TC_SOURCE_H */

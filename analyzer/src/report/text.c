@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/fixit.h"
 #include "report/source.h"
 #include "report/terminal.h"
 #include "report/writers.h"
@@ -79,6 +80,55 @@ static void write_snippet(FILE *out, tc_source_cache *sc, const tc_loc *loc, con
   fprintf(out, "%s\n", p->reset);
 }
 
+/* clang's fix-it hint: the replacement text under the caret line, at the column it replaces
+   (the first edit on the finding's line), then one
+   `fix-it:"FILE":{L:C-L:C}:"TEXT"` line per edit as -fdiagnostics-parseable-fixits writes. */
+static void write_fixit(FILE *out, tc_source_cache *sc, const tc_diag *d, const palette *p) {
+  tc_fix_repl *reps;
+  size_t n;
+  if (tc_fix_render(sc, d, &reps, &n) != 0) return;
+  const char *text;
+  size_t len;
+  if (tc_source_line(sc, d->loc.file, d->loc.line, &text, &len) == 0 &&
+      len <= TC_TEXT_MAX_SNIPPET) {
+    size_t col = 0; /* bytes of the line written so far (as blanks) */
+    int any = 0;
+    for (size_t k = 0; k < n; k++) {
+      const tc_loc *l = reps[k].range;
+      if (strcmp(l->file, d->loc.file) != 0 || l->line != d->loc.line || !l->col ||
+          l->col - 1 < col || l->col - 1 > len || strchr(reps[k].text, '\n'))
+        continue;
+      if (!any++) fputs(p->caret, out);
+      for (; col < l->col - 1; col++) {
+        char esc[TC_TERM_ESC_MAX];
+        size_t w = tc_term_char(text + col, len - col, esc);
+        size_t width = esc[0] ? strlen(esc) : 1;
+        for (size_t x = 0; x < width; x++) fputc(text[col] == '\t' ? '\t' : ' ', out);
+        col += w - 1;
+      }
+      tc_term_puts(out, reps[k].text);
+      break; /* past the first hint the columns of the line no longer line up */
+    }
+    if (any) fprintf(out, "%s\n", p->reset);
+  }
+  for (size_t k = 0; k < n; k++) {
+    const tc_loc *l = reps[k].range;
+    fputs("fix-it:\"", out);
+    tc_term_puts(out, l->file);
+    fprintf(out, "\":{%u:%u-%u:%u}:\"", l->line, l->col, l->end_line, l->end_col);
+    for (const char *c = reps[k].text; *c;) {
+      size_t run = strcspn(c, "\"\\\n");
+      tc_term_write(out, c, run);
+      c += run;
+      if (!*c) break;
+      fputs(*c == '\n' ? "\\n" : *c == '"' ? "\\\"" : "\\\\", out);
+      c++;
+    }
+    fputs("\"\n", out);
+  }
+  tc_fix_repls_free(reps, n);
+}
+
 static void write_position(FILE *out, const tc_loc *loc, const palette *p) {
   fputs(p->bold, out);
   tc_term_puts(out, loc->file && *loc->file ? loc->file : "<unknown>");
@@ -107,6 +157,7 @@ static void write_diag(FILE *out, tc_source_cache *sc, const tc_diag *d, const p
   }
   fputc('\n', out);
   write_snippet(out, sc, &d->loc, p);
+  write_fixit(out, sc, d, p);
   for (size_t i = 0; i < d->n_notes; i++) {
     write_position(out, &d->notes[i].loc, p);
     fprintf(out, "%snote:%s ", p->note, p->reset);

@@ -425,6 +425,100 @@ static int parse_string_map(loader *L, const cJSON *obj, const char *section,
   return 0;
 }
 
+/* "fixes": [{"check": KIND, "failures": [MSG, …], "replace": "got"|"call", "with": TEMPLATE,
+   "when_got"/"when_expected": "plain"|"autodiff", "on_warnings": B}, …] (docs/rules.md). */
+static int parse_autodiffness(loader *L, const cJSON *f, const char *key, size_t at, int *out) {
+  const char *v = get_string(L, f, key, at, 0, "a fix");
+  *out = -1;
+  if (!v) return L->failed ? -1 : 0;
+  if (strcmp(v, "plain") == 0 || strcmp(v, "autodiff") == 0) {
+    *out = v[0] == 'a';
+    return 0;
+  }
+  fail_at(L, find_key(L->text, at, key), "\"%s\" must be \"plain\" or \"autodiff\"", key);
+  return -1;
+}
+
+static int parse_fix_template(loader *L, const char *with, size_t at) {
+  for (const char *p = strchr(with, '{'); p; p = strchr(p + 1, '{'))
+    if (strncmp(p, "{got}", 5) != 0 && strncmp(p, "{expected}", 10) != 0) {
+      fail_at(L, find_key(L->text, at, "with"),
+              "\"with\": unknown placeholder (only {got} and {expected})");
+      return -1;
+    }
+  return 0;
+}
+
+static int parse_fixes(loader *L, const cJSON *arr) {
+  static const char *const check_names[] = {"agree",         "agree_array", "autodiff_required",
+                                            "plain_device",  "same_autodiff", "wraps",
+                                            "kinds",         "allocates",   "buffer_set",
+                                            "host_pointer",  NULL};
+  static const char *const keys[] = {"check", "failures", "replace", "with", "when_got",
+                                     "when_expected", "on_warnings", "description", NULL};
+  size_t at = locate(L, "fixes", NULL);
+  if (!cJSON_IsArray(arr)) {
+    fail_at(L, at, "\"fixes\" must be an array of fix descriptions");
+    return -1;
+  }
+  for (const cJSON *f = arr->child; f; f = f->next) {
+    at = find_key(L->text, at + 1, "check");
+    if (!cJSON_IsObject(f) || only_keys(L, f, at, "a fix", keys)) {
+      fail_at(L, at, "each fix must be an object");
+      return -1;
+    }
+    tc_fix_def d = {.when_got = -1, .when_expected = -1};
+    const char *check = get_string(L, f, "check", at, 1, "a fix");
+    if (!check) return -1;
+    size_t ci = 0;
+    while (check_names[ci] && strcmp(check_names[ci], check) != 0) ci++;
+    if (!check_names[ci]) {
+      fail_at(L, find_key(L->text, at, "check"), "unknown check \"%s\"", check);
+      return -1;
+    }
+    d.check = (tc_check_kind)(TC_CHECK_AGREE + (int)ci);
+    const cJSON *fl = cJSON_GetObjectItemCaseSensitive(f, "failures");
+    if (!cJSON_IsArray(fl) || !fl->child) {
+      fail_at(L, fl ? find_key(L->text, at, "failures") : at,
+              "a fix needs \"failures\": a non-empty array of message names");
+      return -1;
+    }
+    for (const cJSON *m = fl->child; m; m = m->next) {
+      size_t mi = 0;
+      while (mi < TC_MSG_COUNT && !(cJSON_IsString(m) && strcmp(msg_slot_keys[mi], m->valuestring) == 0))
+        mi++;
+      if (mi == TC_MSG_COUNT) {
+        fail_at(L, find_key(L->text, at, "failures"), "\"failures\": unknown failure %s%s%s",
+                cJSON_IsString(m) ? "\"" : "", cJSON_IsString(m) ? m->valuestring : "(not a string)",
+                cJSON_IsString(m) ? "\"" : "");
+        return -1;
+      }
+      d.failures |= 1u << mi;
+    }
+    const char *rep = get_string(L, f, "replace", at, 0, "a fix");
+    if (L->failed) return -1;
+    if (rep && strcmp(rep, "got") != 0 && strcmp(rep, "call") != 0) {
+      fail_at(L, find_key(L->text, at, "replace"), "\"replace\" must be \"got\" or \"call\"");
+      return -1;
+    }
+    d.replace_call = rep && strcmp(rep, "call") == 0;
+    const char *with = get_string(L, f, "with", at, 1, "a fix");
+    if (!with || parse_fix_template(L, with, at) ||
+        parse_autodiffness(L, f, "when_got", at, &d.when_got) ||
+        parse_autodiffness(L, f, "when_expected", at, &d.when_expected) ||
+        get_bool(L, f, "on_warnings", at, &d.on_warnings) < 0 ||
+        (cJSON_GetObjectItemCaseSensitive(f, "description") &&
+         !get_string(L, f, "description", at, 0, "a fix")))
+      return -1;
+    tc_fix_def *nf = realloc(L->r->fixes, (L->r->n_fixes + 1) * sizeof *nf);
+    if (!nf) return -1;
+    L->r->fixes = nf;
+    d.with = dupstr(with);
+    nf[L->r->n_fixes++] = d;
+  }
+  return 0;
+}
+
 static int parse_rule_metas(loader *L, const cJSON *arr) {
   size_t where = locate(L, "rules", NULL);
   if (!cJSON_IsArray(arr)) {
@@ -1148,7 +1242,8 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
   static const char *const k[] = {"tagcheck_rules", "api",       "description",  "device_types",
                                   "tensor_types",   "backends",  "kinds",        "rule_ids",
                                   "messages",       "callsite_twins", "functions",
-                                  "library_functions", "rules",  "tensor_fields", NULL};
+                                  "library_functions", "rules",  "tensor_fields", "fixes",
+                                  NULL};
   if (!cJSON_IsObject(root)) {
     fail_at(L, 0, "a rules file must be a JSON object");
     return -1;
@@ -1183,6 +1278,7 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
     L->r->buffer_field = slots[1];
   }
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "rules")) && parse_rule_metas(L, x)) return -1;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "fixes")) && parse_fixes(L, x)) return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "rule_ids")) &&
       parse_string_map(L, x, "rule_ids", rule_slot_keys, TC_RULE_COUNT, L->r->rule_ids))
     return -1;
@@ -1487,6 +1583,8 @@ void tc_rules_free(tc_rules *r) {
     free(r->metas[i].help);
   }
   free(r->metas);
+  for (size_t i = 0; i < r->n_fixes; i++) free(r->fixes[i].with);
+  free(r->fixes);
   for (size_t i = 0; i < r->n_files; i++) free(r->files[i]);
   free(r->files);
   free(r);

@@ -164,6 +164,20 @@ typedef struct tc_api_fn {
   int api;          /* 1: an API function (its calls are checked); 0: a library model */
 } tc_api_fn;
 
+/* A fix-it the rules offer (docs/rules.md "fixes"): when a check of kind `check` fails with one
+   of `failures` (message slots), the offending argument (or, with replace_call, the whole
+   call) is replaced by the template `with`, where {got} and {expected} stand for the source
+   text of the offending argument and of the argument that set the expectation. */
+typedef struct tc_fix_def {
+  tc_check_kind check;
+  uint32_t failures;  /* bit (1u << tc_msg_slot) per failure it fixes */
+  int replace_call;   /* 0: the offending argument; 1: the whole call */
+  int when_got;       /* -1 any; 0 / 1: only when the offending operand is plain / autodiff */
+  int when_expected;  /* the same for the operand that set the expectation */
+  int on_warnings;    /* harmless where the check already passes: offered on warnings too */
+  char *with;
+} tc_fix_def;
+
 typedef struct tc_backend_def {
   char *name, *enum_name;
   int64_t value;
@@ -206,6 +220,8 @@ struct tc_rules {
   size_t n_fns, cap_fns;
   size_t *fn_index; /* open-addressing hash of fns by name: index+1, 0 empty */
   size_t fn_index_cap;
+  tc_fix_def *fixes; /* in the order given; the first that applies wins */
+  size_t n_fixes;
   tc_rule_meta *metas; /* rule metadata declared by the files (ids not in dt/rules.def) */
   size_t n_metas;
   char **files; /* the files loaded */
