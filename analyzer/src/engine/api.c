@@ -519,6 +519,13 @@ static chk_res run_check(call_ctx *c, const tc_check *ck) {
       read_pointer(c, ck->arg, &ops[0]);
       c->n_ops++;
       return check_host_memory(e, &ops[0]);
+    case TC_CHECK_HOST_TENSOR: { /* the tensor's data, read or written by the call */
+      read_tensor(c, ck->arg, &ops[0]);
+      c->n_ops++;
+      if (ops[0].v.k != AV_TENSOR) return unknown();
+      ops[0].v.k = AV_DATAPTR;
+      return check_host_memory(e, &ops[0]);
+    }
     case TC_CHECK_ALLOCATES: {
       read_device(c, ck->device_arg, &ops[0]);
       c->n_ops++;
@@ -885,7 +892,7 @@ static void apply_result(call_ctx *c) {
       int known_src = 1;
       uint32_t ctx_obj = 0;
       if (r->fixed_device) {
-        tag.backend = r->backend;
+        tag.backend = r->backend_arg >= 0 ? int_arg_field(c, r->backend_arg, 1) : r->backend;
         tag.ordinal = r->ordinal >= 0       ? r->ordinal
                       : r->ordinal_arg >= 0 ? int_arg_field(c, r->ordinal_arg, 0)
                                             : 0;
@@ -1044,6 +1051,18 @@ static void apply_result(call_ctx *c) {
       write_value(c, &v);
       return;
     }
+    case TC_RES_RECORDS: {
+      /* the struct the result is stored in records the handle (ggml_tallocr_new(buffer)) */
+      read_tensor(c, r->arg, &op1);
+      targets t;
+      if (!c->in->has_dst || !mem_resolve(c->f, c->s, &c->in->dst, &t)) return;
+      aval v = op1.v.k == AV_TENSOR ? op1.v : av_top();
+      for (int i = 0; i < t.n; i++) {
+        mem_clear_subtree(e, c->s, t.loc[i]);
+        mem_write(e, c->s, pseudo_field(e, t.loc[i], e->f_tag), &v, t.weak || t.n > 1);
+      }
+      return;
+    }
     case TC_RES_IS_HOST: {
       read_tensor(c, r->arg, &op1);
       const tc_backend_def *b = backend_def(e, op1.tag.backend);
@@ -1115,6 +1134,45 @@ static void record_tensor(call_ctx *c, const tc_effect *ef) {
   mem_write(e, c->s, rec, &v, 0);
 }
 
+/* Tensor ef->arg2 now lives on the device of handle ef->arg (unknown without one): one
+   tensor placed in a buffer (ggml_tallocr_alloc, ggml_backend_tensor_alloc). The tensor is
+   the handle's value wherever it is held: every copy of it (same origin, same context) moves,
+   so a struct field and a local holding one tensor agree. */
+static void place_tensor(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  operand t;
+  read_tensor(c, ef->arg2, &t);
+  if (t.v.k != AV_TENSOR) return;
+  tc_tag dev = tc_tag_unknown();
+  const prov *src = NULL;
+  if (ef->arg >= 0) {
+    operand op;
+    read_tensor(c, ef->arg, &op);
+    if (op.v.k == AV_TENSOR) {
+      dev = op.tag;
+      src = op.prov;
+    }
+  }
+  aval nv = t.v;
+  nv.i = 0; /* one placement now */
+  nv.tag.backend = dev.backend;
+  nv.tag.ordinal = dev.ordinal;
+  nv.tag.autodiff = dev.autodiff;
+  nv.prov = prov_new(e, PV_PLACED, src ? src : t.v.prov, &c->in->loc, c->in->callee.name, 0,
+                     nv.tag);
+  const prov *was = t.v.prov;
+  if (was) {
+    for (uint32_t id = 1; id < e->n_locs; id++) {
+      const aval *v = st_get(&c->s->mem, id);
+      if (v && v->k == AV_TENSOR && v->prov == was && v->loc == t.v.loc) st_set(e, &c->s->mem, id, &nv);
+    }
+  }
+  const tc_opnd *o = arg_of(c, ef->arg2);
+  targets tg;
+  if (o && o->kind == TC_OPND_PATH && mem_resolve(c->f, c->s, &o->path, &tg))
+    mem_write_targets(e, c->s, &tg, &nv);
+}
+
 /* A memory function wrote element `elem` of an array and maybe more (the byte count is not
    known in elements): the elements after it, and the array's summary, are forgotten. */
 static void forget_following_elements(call_ctx *c, uint32_t elem) {
@@ -1165,6 +1223,9 @@ static void apply_effects(call_ctx *c) {
         break;
       case TC_EFFECT_RECORD:
         record_tensor(c, ef);
+        break;
+      case TC_EFFECT_PLACE:
+        place_tensor(c, ef);
         break;
     }
   }

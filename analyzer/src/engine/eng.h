@@ -103,7 +103,7 @@ typedef enum prov_kind {
   PV_PARAM,      /* passed to a user function's parameter */
   PV_RETURN,     /* returned by a user function */
   PV_DEVICE_OF,  /* the device of a tensor */
-  PV_PLACED      /* a call placed the tensors of a context in a buffer (bind_context) */
+  PV_PLACED      /* a call placed a tensor, or the tensors of a context, in a buffer */
 } prov_kind;
 
 typedef struct prov {

@@ -217,7 +217,7 @@ static int parse_backends(loader *L, const cJSON *arr) {
   }
   static const char *const keys[] = {"name",        "enum",       "value",     "single_device",
                                      "host_memory", "has_buffer", "allocated", "always_available",
-                                     "description", NULL};
+                                     "spelled",     "description", NULL};
   size_t at = where;
   for (const cJSON *b = arr->child; b; b = b->next) {
     at = find_key(L->text, at + 1, "name");
@@ -232,13 +232,14 @@ static int parse_backends(loader *L, const cJSON *arr) {
                          ? get_string(L, b, "enum", at, 0, "a backend")
                          : NULL;
     if (L->failed) return -1;
-    int value = 0, single = 0, has_buffer = 1, allocated = 1;
+    int value = 0, single = 0, has_buffer = 1, allocated = 1, spelled = 1;
     mem_attrs ma = {0, 0, 0, 0};
     if (get_bool(L, b, "single_device", at, &single) < 0 ||
         get_bool(L, b, "host_memory", at, &ma.host_memory) < 0 ||
         get_bool(L, b, "has_buffer", at, &has_buffer) < 0 ||
         get_bool(L, b, "allocated", at, &allocated) < 0 ||
-        get_bool(L, b, "always_available", at, &ma.always_available) < 0)
+        get_bool(L, b, "always_available", at, &ma.always_available) < 0 ||
+        get_bool(L, b, "spelled", at, &spelled) < 0)
       return -1;
     ma.no_buffer = !has_buffer || !allocated;
     ma.no_memory = !allocated;
@@ -248,12 +249,12 @@ static int parse_backends(loader *L, const cJSON *arr) {
     }
     int got = get_int(L, b, "value", at, -1000000, 1000000, &value);
     if (got < 0) return -1;
-    if (got == 0 && !ma.no_buffer) {
+    if (got == 0 && !ma.no_buffer && spelled) {
       fail_at(L, at, "backend \"%s\" needs an integer \"value\" (its enum value)", name);
       return -1;
     }
-    /* a placement that is no backend of the API (no buffer) may have no enum value: one no
-       enum constant can spell */
+    /* a placement that is no backend of the API (no buffer), or that no enum constant spells
+       ("spelled": false: only functions give it), may have no enum value */
     if (got == 0) value = -1000001 - (int)L->r->n_backends;
     if (add_backend(L, name, en, value, single, &ma, at)) return -1;
   }
@@ -602,12 +603,14 @@ static int parse_check(loader *L, const cJSON *chk, size_t at, int n_params, tc_
     return get_arg(L, chk, "count_arg", at, n_params, 0, &c->count_arg) < 0 ? -1 : 0;
   }
   if (strcmp(name, "autodiff_required") == 0 || strcmp(name, "plain_device") == 0 ||
-      strcmp(name, "buffer_set") == 0 || strcmp(name, "host_pointer") == 0) {
+      strcmp(name, "buffer_set") == 0 || strcmp(name, "host_pointer") == 0 ||
+      strcmp(name, "host_tensor") == 0) {
     static const char *const k[] = {"check", "arg", NULL};
-    c->kind = name[0] == 'a'   ? TC_CHECK_AUTODIFF_REQUIRED
-              : name[0] == 'p' ? TC_CHECK_PLAIN_DEVICE
-              : name[0] == 'b' ? TC_CHECK_BUFFER_SET
-                               : TC_CHECK_HOST_POINTER;
+    c->kind = name[0] == 'a'                   ? TC_CHECK_AUTODIFF_REQUIRED
+              : name[0] == 'p'                 ? TC_CHECK_PLAIN_DEVICE
+              : name[0] == 'b'                 ? TC_CHECK_BUFFER_SET
+              : strcmp(name, "host_tensor") == 0 ? TC_CHECK_HOST_TENSOR
+                                               : TC_CHECK_HOST_POINTER;
     if (only_keys(L, chk, at, "this check", k)) return -1;
     return get_arg(L, chk, "arg", at, n_params, 1, &c->arg) < 0 ? -1 : 0;
   }
@@ -660,7 +663,7 @@ static int parse_check(loader *L, const cJSON *chk, size_t at, int n_params, tc_
   }
   fail_at(L, find_key(L->text, at, "check"),
           "unknown check \"%s\" (expected agree, agree_array, autodiff_required, plain_device, "
-          "same_autodiff, wraps, kinds, allocates, buffer_set or host_pointer)",
+          "same_autodiff, wraps, kinds, allocates, buffer_set, host_pointer or host_tensor)",
           name);
   return -1;
 }
@@ -735,7 +738,8 @@ static int parse_tensor_result(loader *L, const cJSON *t, size_t at, int n_param
   static const char *const k[] = {"device_arg",     "like_arg",   "like_array_arg",
                                   "kind",           "kind_arg",   "kind_of_arg",
                                   "strip_autodiff", "backend",    "ordinal",
-                                  "ordinal_arg",    "context_arg", "device_like_args", NULL};
+                                  "ordinal_arg",    "context_arg", "device_like_args",
+                                  "backend_arg",    NULL};
   if (!cJSON_IsObject(t)) {
     fail_at(L, at, "\"tensor\" must be an object");
     return -1;
@@ -765,6 +769,15 @@ static int parse_tensor_result(loader *L, const cJSON *t, size_t at, int n_param
     res->fixed_device = 1;
     n_dev++;
   }
+  int by_enum = get_arg(L, t, "backend_arg", at, n_params, 0, &res->backend_arg);
+  if (by_enum < 0) return -1;
+  if (by_enum == 1) { /* a handle on the device type an enum argument names, first device */
+    if (get_int(L, t, "ordinal", at, 0, 1 << 20, &res->ordinal) < 0 ||
+        get_arg(L, t, "ordinal_arg", at, n_params, 0, &res->ordinal_arg) < 0)
+      return -1;
+    res->fixed_device = 1;
+    n_dev++;
+  }
   if (!in_context && res->n_device_like) {
     fail_at(L, at, "\"device_like_args\" needs \"context_arg\" (the tensor's context)");
     return -1;
@@ -774,7 +787,7 @@ static int parse_tensor_result(loader *L, const cJSON *t, size_t at, int n_param
   if (in_context) n_dev++;
   if (n_dev != 1) {
     fail_at(L, at, "a \"tensor\" result needs exactly one of \"device_arg\", \"like_arg\", "
-            "\"like_array_arg\", \"backend\", \"context_arg\"");
+            "\"like_array_arg\", \"backend\", \"backend_arg\", \"context_arg\"");
     return -1;
   }
   if (in_context && like) n_kind++;
@@ -811,6 +824,7 @@ static void result_defaults(tc_result_spec *res) {
   res->tkind = -1;
   res->context_arg = res->placement = res->placement_arg = res->object_context_arg = -1;
   res->placement_nonzero = res->placement_zero = -1;
+  res->backend_arg = -1;
 }
 
 /* "new_object": true, or an object saying what the object is: a context with a placement
@@ -854,7 +868,7 @@ static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params
   if (!cJSON_IsObject(res_obj) || !res_obj->child || res_obj->child->next) {
     fail_at(L, at, "\"result\" must be an object with exactly one of \"device\", \"tensor\", "
             "\"same_as_arg\", \"kind_of_arg\", \"devices_equal\", \"backend_available_arg\", "
-            "\"new_object\", \"data_of_tensor_arg\", \"is_host_arg\"");
+            "\"new_object\", \"data_of_tensor_arg\", \"is_host_arg\", \"records_arg\"");
     return -1;
   }
   const cJSON *c = res_obj->child;
@@ -863,8 +877,10 @@ static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params
   if (strcmp(c->string, "tensor") == 0) return parse_tensor_result(L, c, cat, n_params, res);
   if (strcmp(c->string, "same_as_arg") == 0 || strcmp(c->string, "kind_of_arg") == 0 ||
       strcmp(c->string, "backend_available_arg") == 0 ||
-      strcmp(c->string, "data_of_tensor_arg") == 0 || strcmp(c->string, "is_host_arg") == 0) {
+      strcmp(c->string, "data_of_tensor_arg") == 0 || strcmp(c->string, "is_host_arg") == 0 ||
+      strcmp(c->string, "records_arg") == 0) {
     res->what = c->string[0] == 's'   ? TC_RES_SAME_AS_ARG
+                : c->string[0] == 'r' ? TC_RES_RECORDS
                 : c->string[0] == 'k' ? TC_RES_KIND_OF
                 : c->string[0] == 'd' ? TC_RES_DATA_OF
                 : c->string[0] == 'i' ? TC_RES_IS_HOST
@@ -953,7 +969,7 @@ static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_
   memset(out, 0, sizeof *out);
   if (!cJSON_IsObject(ef) || !ef->child || ef->child->next || !cJSON_IsObject(ef->child)) {
     fail_at(L, at, "an effect is an object with one of \"copy\", \"fill\", \"writes\", "
-            "\"bind_context\", \"record\"");
+            "\"bind_context\", \"record\", \"place\"");
     return -1;
   }
   const cJSON *body = ef->child;
@@ -993,7 +1009,16 @@ static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_
     if (get_arg(L, body, "object_arg", bat, n_params, 1, &out->arg) < 0) return -1;
     return get_arg(L, body, "tensor_arg", bat, n_params, 1, &out->arg2) < 0 ? -1 : 0;
   }
-  fail_at(L, bat, "unknown effect \"%s\" (expected copy, fill, writes, bind_context or record)",
+  if (strcmp(body->string, "place") == 0) {
+    static const char *const k[] = {"tensor_arg", "device_of_arg", NULL};
+    out->kind = TC_EFFECT_PLACE;
+    out->arg = -1;
+    if (only_keys(L, body, bat, "a \"place\" effect", k)) return -1;
+    if (get_arg(L, body, "tensor_arg", bat, n_params, 1, &out->arg2) < 0) return -1;
+    return get_arg(L, body, "device_of_arg", bat, n_params, 0, &out->arg) < 0 ? -1 : 0;
+  }
+  fail_at(L, bat,
+          "unknown effect \"%s\" (expected copy, fill, writes, bind_context, record or place)",
           body->string);
   return -1;
 }
@@ -1350,7 +1375,9 @@ static int finish(loader *L, twin_spec *tw) {
   for (size_t f = 0; f < r->n_fns; f++)
     for (size_t c = 0; c < r->fns[f].n_checks; c++) {
       if (r->fns[f].checks[c].kind == TC_CHECK_BUFFER_SET) needed[TC_RULE_BUFFER_NOT_SET] = 1;
-      if (r->fns[f].checks[c].kind == TC_CHECK_HOST_POINTER) needed[TC_RULE_HOST_ACCESS] = 1;
+      if (r->fns[f].checks[c].kind == TC_CHECK_HOST_POINTER ||
+          r->fns[f].checks[c].kind == TC_CHECK_HOST_TENSOR)
+        needed[TC_RULE_HOST_ACCESS] = 1;
     }
   if (r->data_field) needed[TC_RULE_HOST_ACCESS] = 1;
   for (int i = 0; i < TC_RULE_COUNT; i++) {
