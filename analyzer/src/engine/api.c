@@ -1388,6 +1388,33 @@ uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *han
   return obj;
 }
 
+int api_family_call(frame *f, astate *s, const tc_insn *in) {
+  tc_eng *e = f->e;
+  for (size_t i = 0; i < e->rules->n_families; i++) {
+    const tc_family *fam = &e->rules->families[i];
+    uint32_t cp = (uint32_t)fam->context_param;
+    if (!in->has_dst || !loc_type_points_to(e, &in->dst_type, fam->returns) ||
+        cp >= in->n_args || !loc_type_points_to(e, &in->args[cp].type, fam->context_type))
+      continue;
+    /* a tensor made in the context, placed like its tensor arguments, of the first's kind */
+    tc_api_fn fn;
+    memset(&fn, 0, sizeof fn);
+    fn.name = (char *)tc_str(e->prog, in->callee.name);
+    fn.n_params = -1;
+    tc_rules_result_defaults(&fn.result);
+    fn.result.what = TC_RES_TENSOR;
+    fn.result.context_arg = (int)cp;
+    for (uint32_t a = 0; a < in->n_args && fn.result.n_device_like < TC_RULES_MAX_ARGS; a++) {
+      if (!loc_type_points_to(e, &in->args[a].type, fam->returns)) continue;
+      if (fn.result.like_arg < 0) fn.result.like_arg = (int)a;
+      fn.result.device_like_args[fn.result.n_device_like++] = (int)a;
+    }
+    api_call(f, s, in, &fn);
+    return 1;
+  }
+  return 0;
+}
+
 void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
   call_ctx c;
   call_ctx_init(&c, f, s, in, fn);

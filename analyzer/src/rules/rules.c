@@ -816,7 +816,7 @@ static int parse_tensor_result(loader *L, const cJSON *t, size_t at, int n_param
   return get_bool(L, t, "strip_autodiff", at, &res->strip_autodiff) < 0 ? -1 : 0;
 }
 
-static void result_defaults(tc_result_spec *res) {
+void tc_rules_result_defaults(tc_result_spec *res) {
   memset(res, 0, sizeof *res);
   res->what = TC_RES_NONE;
   res->arg = res->arg2 = res->ordinal_arg = res->ordinal = res->autodiff = -1;
@@ -864,7 +864,7 @@ static int parse_new_object(loader *L, const cJSON *c, size_t at, int n_params,
 
 static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params,
                         tc_result_spec *res) {
-  result_defaults(res);
+  tc_rules_result_defaults(res);
   if (!cJSON_IsObject(res_obj) || !res_obj->child || res_obj->child->next) {
     fail_at(L, at, "\"result\" must be an object with exactly one of \"device\", \"tensor\", "
             "\"same_as_arg\", \"kind_of_arg\", \"devices_equal\", \"backend_available_arg\", "
@@ -1055,7 +1055,7 @@ static int parse_fn(loader *L, const cJSON *fo, size_t at, int api) {
     }
   }
   tc_result_spec res;
-  result_defaults(&res);
+  tc_rules_result_defaults(&res);
   const cJSON *ro = cJSON_GetObjectItemCaseSensitive(fo, "result");
   if (ro && parse_result(L, ro, find_key(L->text, at, "result"), n_params, &res)) {
     free(res.placement_field);
@@ -1168,6 +1168,47 @@ static int parse_functions(loader *L, const cJSON *obj, const char *section, int
   return 0;
 }
 
+/* "function_families": [{"context_param": I, "context_type": T, "returns": R}, ...] */
+static int parse_families(loader *L, const cJSON *arr) {
+  static const char *const k[] = {"context_param", "context_type", "returns", "description",
+                                  NULL};
+  size_t at = locate(L, "function_families", NULL);
+  if (!cJSON_IsArray(arr)) {
+    fail_at(L, at, "\"function_families\" must be an array of objects");
+    return -1;
+  }
+  for (const cJSON *f = arr->child; f; f = f->next) {
+    at = find_key(L->text, at + 1, "context_type");
+    if (!cJSON_IsObject(f) || only_keys(L, f, at, "a function family", k)) {
+      if (!L->failed) fail_at(L, at, "each function family must be an object");
+      return -1;
+    }
+    int param = 0;
+    if (get_int(L, f, "context_param", at, 0, 63, &param) < 0) return -1;
+    const char *ctx = get_string(L, f, "context_type", at, 1, "a function family");
+    const char *ret = ctx ? get_string(L, f, "returns", at, 1, "a function family") : NULL;
+    if (!ctx || !ret) return -1;
+    tc_family *nf = realloc(L->r->families, (L->r->n_families + 1) * sizeof *nf);
+    if (!nf) {
+      fail_at(L, at, "out of memory");
+      return -1;
+    }
+    L->r->families = nf;
+    tc_family *fam = &nf[L->r->n_families];
+    fam->context_param = param;
+    fam->context_type = dupstr(ctx);
+    fam->returns = dupstr(ret);
+    if (!fam->context_type || !fam->returns) {
+      free(fam->context_type);
+      free(fam->returns);
+      fail_at(L, at, "out of memory");
+      return -1;
+    }
+    L->r->n_families++;
+  }
+  return 0;
+}
+
 typedef struct twin_spec {
   char *suffix;
   int leading;
@@ -1177,7 +1218,8 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
   static const char *const k[] = {"tagcheck_rules", "api",       "description",  "device_types",
                                   "tensor_types",   "backends",  "kinds",        "rule_ids",
                                   "messages",       "callsite_twins", "functions",
-                                  "library_functions", "rules",  "tensor_fields", NULL};
+                                  "library_functions", "rules",  "tensor_fields",
+                                  "function_families", NULL};
   if (!cJSON_IsObject(root)) {
     fail_at(L, 0, "a rules file must be a JSON object");
     return -1;
@@ -1237,6 +1279,8 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
     return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "library_functions")) &&
       parse_functions(L, x, "library_functions", 0))
+    return -1;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "function_families")) && parse_families(L, x))
     return -1;
   return 0;
 }
@@ -1476,6 +1520,11 @@ uint64_t tc_rules_content_hash(const tc_rules *r) { return r->content_hash; }
 
 void tc_rules_free(tc_rules *r) {
   if (!r) return;
+  for (size_t i = 0; i < r->n_families; i++) {
+    free(r->families[i].context_type);
+    free(r->families[i].returns);
+  }
+  free(r->families);
   for (size_t i = 0; i < r->n_backends; i++) {
     free(r->backends[i].name);
     free(r->backends[i].enum_name);

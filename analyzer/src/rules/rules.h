@@ -190,6 +190,17 @@ typedef struct tc_device_type {
   char *backend_field, *ordinal_field, *autodiff_field;
 } tc_device_type;
 
+/* A family of API functions described by their signature, not by name (docs/rules.md,
+   "Function families"): every function with no description and no body whose argument
+   context_param points to context_type and whose result is a pointer to returns is a tensor
+   made in that context, placed like its first tensor argument that is in a buffer and of the
+   kind of its first tensor argument (ggml's op constructors). */
+typedef struct tc_family {
+  int context_param;
+  char *context_type;
+  char *returns;
+} tc_family;
+
 struct tc_rules {
   tc_backend_def *backends;
   size_t n_backends;
@@ -211,6 +222,8 @@ struct tc_rules {
   size_t n_fns, cap_fns;
   size_t *fn_index; /* open-addressing hash of fns by name: index+1, 0 empty */
   size_t fn_index_cap;
+  tc_family *families;
+  size_t n_families;
   tc_rule_meta *metas; /* rule metadata declared by the files (ids not in dt/rules.def) */
   size_t n_metas;
   char **files; /* the files loaded */
@@ -225,6 +238,8 @@ int tc_rules_backend_by_value(const tc_rules *r, int64_t value); /* index or -1 
 int tc_rules_kind_by_value(const tc_rules *r, int64_t value);    /* index or -1 */
 int tc_rules_backend_by_name(const tc_rules *r, const char *name);
 tc_tag_names tc_rules_tag_names(const tc_rules *r);
+/* A result that says nothing (every index -1): what a description starts from. */
+void tc_rules_result_defaults(tc_result_spec *res);
 /* Loads from a string (tests; also used by tc_rules_load). file names the source in errors. */
 tc_rules *tc_rules_load_string(const char *text, const char *file, char *err, size_t err_len);
 
