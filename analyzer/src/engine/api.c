@@ -1396,7 +1396,8 @@ int api_family_call(frame *f, astate *s, const tc_insn *in) {
     if (!in->has_dst || !loc_type_points_to(e, &in->dst_type, fam->returns) ||
         cp >= in->n_args || !loc_type_points_to(e, &in->args[cp].type, fam->context_type))
       continue;
-    /* a tensor made in the context, placed like its tensor arguments, of the first's kind */
+    /* a tensor made in the context, placed like its tensor arguments; its kind is not known
+       (ops make f32 from f16, pooling, convolutions, ...) */
     tc_api_fn fn;
     memset(&fn, 0, sizeof fn);
     fn.name = (char *)tc_str(e->prog, in->callee.name);
@@ -1406,7 +1407,6 @@ int api_family_call(frame *f, astate *s, const tc_insn *in) {
     fn.result.context_arg = (int)cp;
     for (uint32_t a = 0; a < in->n_args && fn.result.n_device_like < TC_RULES_MAX_ARGS; a++) {
       if (!loc_type_points_to(e, &in->args[a].type, fam->returns)) continue;
-      if (fn.result.like_arg < 0) fn.result.like_arg = (int)a;
       fn.result.device_like_args[fn.result.n_device_like++] = (int)a;
     }
     api_call(f, s, in, &fn);

@@ -193,8 +193,8 @@ typedef struct tc_device_type {
 /* A family of API functions described by their signature, not by name (docs/rules.md,
    "Function families"): every function with no description and no body whose argument
    context_param points to context_type and whose result is a pointer to returns is a tensor
-   made in that context, placed like its first tensor argument that is in a buffer and of the
-   kind of its first tensor argument (ggml's op constructors). */
+   made in that context, placed like its first tensor argument that is in a buffer, of a kind
+   not known (ggml's op constructors). */
 typedef struct tc_family {
   int context_param;
   char *context_type;
