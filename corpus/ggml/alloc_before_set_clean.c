@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ggml_api.h"
+#include "ggml.h"
+#include "ggml-backend.h"
+#include "ggml-cpu.h"
 
 struct embedder {
   ggml_backend_t backend;

@@ -1,6 +1,6 @@
 // corpus/ggml/concat_cast_clean.c — the fix of concat_mixed_types_bug.c: the f16
 // embeddings are cast to f32 before ggml_concat, so both inputs share one type. No findings.
-#include "ggml_api.h"
+#include "ggml.h"
 
 int main(void) {
   struct ggml_init_params params = {16u << 20, NULL, true};

@@ -1,6 +1,6 @@
 // corpus/ggml/concat_mixed_types_bug.c — joining f16 token embeddings with f32 positional
 // features along dim 0. Bug: ggml_concat asserts both inputs share one ggml_type.
-#include "ggml_api.h"
+#include "ggml.h"
 
 int main(void) {
   struct ggml_init_params params = {16u << 20, NULL, true};

@@ -3,7 +3,8 @@
 // are now written with ggml_backend_tensor_set and read back with ggml_backend_tensor_get.
 // Bug: those tensors are in no backend buffer ("tensor buffer not set"): either keep using
 // t->data, or create the context with no_alloc and allocate it on a backend.
-#include "ggml_api.h"
+#include "ggml.h"
+#include "ggml-backend.h"
 
 struct model {
   struct ggml_context *ctx;

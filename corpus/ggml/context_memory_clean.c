@@ -4,7 +4,8 @@
 // on the host. Nothing here needs a backend buffer.
 #include <stdio.h>
 
-#include "ggml_api.h"
+#include "ggml.h"
+#include "ggml-cpu.h"
 
 static void fill(struct ggml_tensor *t, float v) {
   float *d = ggml_get_data_f32(t);
@@ -17,6 +18,7 @@ int main(void) {
   struct ggml_tensor *a = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, 4, 4);
   struct ggml_tensor *b = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, 4, 4);
   fill(a, 1.0f);
+  fill(b, 0.0f);
   ((float *)b->data)[0] = 2.0f;
   struct ggml_tensor *c = ggml_mul_mat(ctx, a, b);
   struct ggml_cgraph *gf = ggml_new_graph(ctx);

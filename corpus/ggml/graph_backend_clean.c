@@ -1,10 +1,16 @@
 // corpus/ggml/graph_backend_clean.c — the fix of graph_wrong_backend_bug.c: the graph is
 // computed on the backend that holds the weights (picked from the command line), inputs and
 // outputs go through ggml_backend_tensor_set / ggml_backend_tensor_get.
+// The oracle runs it on the (emulated) GPU:
+// run-args: --gpu
 #include <stdio.h>
 #include <string.h>
 
-#include "ggml_api.h"
+#include "ggml.h"
+#include "ggml-backend.h"
+#include "ggml-alloc.h"
+#include "ggml-cpu.h"
+#include "ggml-cuda.h"
 
 struct linear {
   ggml_backend_t backend;

@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ggml_api.h"
+#include "ggml.h"
+#include "ggml-backend.h"
+#include "ggml-alloc.h"
+#include "ggml-cpu.h"
+#include "ggml-cuda.h"
 
 struct linear {
   ggml_backend_t backend;

@@ -3,7 +3,9 @@
 // buffer (ggml_backend_tensor_get, then ggml_backend_tensor_set). Clean on any backend.
 #include <stdlib.h>
 
-#include "ggml_api.h"
+#include "ggml.h"
+#include "ggml-backend.h"
+#include "ggml-cuda.h"
 
 struct kv_cache {
   struct ggml_tensor *k, *v;

@@ -5,7 +5,9 @@
 // get into a host buffer, then a set) is what works.
 #include <string.h>
 
-#include "ggml_api.h"
+#include "ggml.h"
+#include "ggml-backend.h"
+#include "ggml-cuda.h"
 
 struct kv_cache {
   struct ggml_tensor *k, *v;

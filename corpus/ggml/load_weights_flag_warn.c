@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ggml_api.h"
+#include "ggml.h"
+#include "ggml-backend.h"
+#include "ggml-cpu.h"
+#include "ggml-cuda.h"
 
 struct layer {
   struct ggml_tensor *weight, *bias;

@@ -2,11 +2,15 @@
 // into a host staging array and copied into tensors allocated on CUDA device 0. Bug: memcpy
 // into t->data and the bias loop write through device pointers (they work on the CPU backend,
 // and crash on a GPU machine); ggml_backend_tensor_set is the copy that works on both.
+// The oracle runs it with weights read as zeros:
+// run-args: /dev/zero
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ggml_api.h"
+#include "ggml.h"
+#include "ggml-backend.h"
+#include "ggml-cuda.h"
 
 struct mlp {
   ggml_backend_t backend;

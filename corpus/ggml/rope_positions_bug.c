@@ -1,7 +1,7 @@
 // corpus/ggml/rope_positions_bug.c — rotary embeddings for a query block whose positions
 // were created as i64 (the width of the caller's token counter). Bug: ggml_rope asserts its
 // position tensor is GGML_TYPE_I32; the same mistake in ggml_get_rows' row ids.
-#include "ggml_api.h"
+#include "ggml.h"
 
 static struct ggml_tensor *attention_input(struct ggml_context *ctx, struct ggml_tensor *q,
                                            struct ggml_tensor *positions) {
@@ -15,7 +15,7 @@ int main(void) {
   struct ggml_tensor *ids = ggml_new_tensor_1d(ctx, GGML_TYPE_I64, 8);
   struct ggml_tensor *q = ggml_get_rows(ctx, table, ids); // expect-error: ggml-type-mismatch
   struct ggml_tensor *pos = ggml_new_tensor_1d(ctx, GGML_TYPE_I64, 8);
-  struct ggml_tensor *r = attention_input(ctx, ggml_new_tensor_2d(ctx, GGML_TYPE_F32, 128, 8), pos);
+  struct ggml_tensor *r = attention_input(ctx, ggml_new_tensor_3d(ctx, GGML_TYPE_F32, 128, 1, 8), pos);
   struct ggml_cgraph *gf = ggml_new_graph(ctx);
   ggml_build_forward_expand(gf, q);
   ggml_build_forward_expand(gf, r);

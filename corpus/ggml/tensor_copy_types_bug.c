@@ -5,7 +5,9 @@
 // f16 tensor is the same mistake on the host side.
 #include <string.h>
 
-#include "ggml_api.h"
+#include "ggml.h"
+#include "ggml-backend.h"
+#include "ggml-cpu.h"
 
 int main(int argc, char **argv) {
   struct ggml_init_params params = {16u << 20, NULL, true};

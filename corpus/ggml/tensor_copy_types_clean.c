@@ -3,7 +3,9 @@
 // with ggml_backend_tensor_get instead of ggml_get_data_f32. No findings.
 #include <string.h>
 
-#include "ggml_api.h"
+#include "ggml.h"
+#include "ggml-backend.h"
+#include "ggml-cpu.h"
 
 int main(int argc, char **argv) {
   struct ggml_init_params params = {16u << 20, NULL, true};
