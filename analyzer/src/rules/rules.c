@@ -217,7 +217,7 @@ static int parse_backends(loader *L, const cJSON *arr) {
   }
   static const char *const keys[] = {"name",        "enum",       "value",     "single_device",
                                      "host_memory", "has_buffer", "allocated", "always_available",
-                                     "spelled",     "description", NULL};
+                                     "description", NULL};
   size_t at = where;
   for (const cJSON *b = arr->child; b; b = b->next) {
     at = find_key(L->text, at + 1, "name");
@@ -232,14 +232,13 @@ static int parse_backends(loader *L, const cJSON *arr) {
                          ? get_string(L, b, "enum", at, 0, "a backend")
                          : NULL;
     if (L->failed) return -1;
-    int value = 0, single = 0, has_buffer = 1, allocated = 1, spelled = 1;
+    int value = 0, single = 0, has_buffer = 1, allocated = 1;
     mem_attrs ma = {0, 0, 0, 0};
     if (get_bool(L, b, "single_device", at, &single) < 0 ||
         get_bool(L, b, "host_memory", at, &ma.host_memory) < 0 ||
         get_bool(L, b, "has_buffer", at, &has_buffer) < 0 ||
         get_bool(L, b, "allocated", at, &allocated) < 0 ||
-        get_bool(L, b, "always_available", at, &ma.always_available) < 0 ||
-        get_bool(L, b, "spelled", at, &spelled) < 0)
+        get_bool(L, b, "always_available", at, &ma.always_available) < 0)
       return -1;
     ma.no_buffer = !has_buffer || !allocated;
     ma.no_memory = !allocated;
@@ -249,12 +248,12 @@ static int parse_backends(loader *L, const cJSON *arr) {
     }
     int got = get_int(L, b, "value", at, -1000000, 1000000, &value);
     if (got < 0) return -1;
-    if (got == 0 && !ma.no_buffer && spelled) {
+    if (got == 0 && !ma.no_buffer) {
       fail_at(L, at, "backend \"%s\" needs an integer \"value\" (its enum value)", name);
       return -1;
     }
-    /* a placement that is no backend of the API (no buffer), or that no enum constant spells
-       ("spelled": false: only functions give it), may have no enum value */
+    /* a placement that is no backend of the API (no buffer) may have no enum value: one no
+       enum constant can spell */
     if (got == 0) value = -1000001 - (int)L->r->n_backends;
     if (add_backend(L, name, en, value, single, &ma, at)) return -1;
   }
