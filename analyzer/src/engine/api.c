@@ -1134,10 +1134,19 @@ static void record_tensor(call_ctx *c, const tc_effect *ef) {
   mem_write(e, c->s, rec, &v, 0);
 }
 
+/* The step that made a tensor handle what it is (an API call made or placed it), past the
+   steps that only moved it (stores, parameters, returns): two handles of one origin and one
+   context are one tensor. */
+static const prov *handle_origin(const prov *p) {
+  while (p && p->prev &&
+         (p->kind == PV_ASSIGN || p->kind == PV_PARAM || p->kind == PV_RETURN))
+    p = p->prev;
+  return p;
+}
+
 /* Tensor ef->arg2 now lives on the device of handle ef->arg (unknown without one): one
-   tensor placed in a buffer (ggml_tallocr_alloc, ggml_backend_tensor_alloc). The tensor is
-   the handle's value wherever it is held: every copy of it (same origin, same context) moves,
-   so a struct field and a local holding one tensor agree. */
+   tensor placed in a buffer (ggml_tallocr_alloc, ggml_backend_tensor_alloc). Every copy of
+   the handle (a struct field, a caller's local, a helper's parameter) moves with it. */
 static void place_tensor(call_ctx *c, const tc_effect *ef) {
   tc_eng *e = c->f->e;
   operand t;
@@ -1160,11 +1169,12 @@ static void place_tensor(call_ctx *c, const tc_effect *ef) {
   nv.tag.autodiff = dev.autodiff;
   nv.prov = prov_new(e, PV_PLACED, src ? src : t.v.prov, &c->in->loc, c->in->callee.name, 0,
                      nv.tag);
-  const prov *was = t.v.prov;
+  const prov *was = handle_origin(t.v.prov);
   if (was) {
     for (uint32_t id = 1; id < e->n_locs; id++) {
       const aval *v = st_get(&c->s->mem, id);
-      if (v && v->k == AV_TENSOR && v->prov == was && v->loc == t.v.loc) st_set(e, &c->s->mem, id, &nv);
+      if (v && v->k == AV_TENSOR && v->loc == t.v.loc && handle_origin(v->prov) == was)
+        st_set(e, &c->s->mem, id, &nv);
     }
   }
   const tc_opnd *o = arg_of(c, ef->arg2);
