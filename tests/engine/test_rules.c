@@ -262,6 +262,63 @@ static void test_ggml_rules(void **state) {
   tc_rules_free(r);
 }
 
+/* rules/ggml.json: single-tensor placement, allocator structs, device-type handles, host
+   accessors and the op family parse to what they say. */
+static void test_ggml_placement_rules(void **state) {
+  (void)state;
+  char err[512];
+  const char *p = TC_TEST_SOURCE_DIR "/rules/ggml.json";
+  tc_rules *r = tc_rules_load(&p, 1, err, sizeof err);
+  if (!r) fail_msg("%s", err);
+  const tc_api_fn *talloc = tc_rules_find(r, "ggml_tallocr_alloc");
+  assert_int_equal(talloc->n_effects, 1);
+  assert_int_equal(talloc->effects[0].kind, TC_EFFECT_PLACE);
+  assert_int_equal(talloc->effects[0].arg2, 1); /* the tensor */
+  assert_int_equal(talloc->effects[0].arg, 0);  /* the allocator's handle */
+  assert_int_equal(tc_rules_find(r, "ggml_backend_view_init")->effects[0].arg, -1);
+  const tc_api_fn *tnew = tc_rules_find(r, "ggml_tallocr_new");
+  assert_int_equal(tnew->result.what, TC_RES_RECORDS);
+  assert_int_equal(tnew->result.arg, 0);
+  const tc_api_fn *by_type = tc_rules_find(r, "ggml_backend_dev_by_type");
+  assert_int_equal(by_type->result.what, TC_RES_TENSOR);
+  assert_true(by_type->result.fixed_device);
+  assert_int_equal(by_type->result.backend_arg, 0);
+  assert_int_equal(tc_rules_find(r, "ggml_backend_cuda_init")->result.backend_arg, -1);
+  const tc_api_fn *set = tc_rules_find(r, "ggml_set_f32");
+  assert_int_equal(set->checks[0].kind, TC_CHECK_HOST_TENSOR);
+  assert_int_equal(r->backends[tc_rules_backend_by_value(r, 3)].value, 3); /* ACCEL */
+  assert_true(tc_rules_backend_by_value(r, 2) < 0);                          /* IGPU: unknown */
+  assert_int_equal(r->n_families, 1);
+  assert_int_equal(r->families[0].context_param, 0);
+  assert_string_equal(r->families[0].context_type, "ggml_context");
+  assert_string_equal(r->families[0].returns, "ggml_tensor");
+  assert_null(tc_rules_find(r, "ggml_sqr")); /* a family member, not a named function */
+  tc_rules_free(r);
+}
+
+/* A malformed family or place effect is an error naming what is wrong. */
+static void test_family_errors(void **state) {
+  (void)state;
+  char err[512];
+  static const char *const bad[][2] = {
+      {"\"function_families\": {}", "must be an array"},
+      {"\"function_families\": [{\"context_type\": \"ctx\"}]", "returns"},
+      {"\"function_families\": [{\"context_type\": \"ctx\", \"returns\": \"t\", "
+       "\"extra\": 1}]",
+       "extra"},
+      {"\"functions\": {\"f\": {\"params\": 1, \"effects\": [{\"place\": "
+       "{\"device_of_arg\": 0}}]}}",
+       "tensor_arg"}};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"tagcheck_rules\": 1, \"tensor_types\": [\"t\"], %s}", bad[k][0]);
+    tc_rules *r = load_text(text, err, sizeof err);
+    assert_null(r);
+    if (!strstr(err, bad[k][1])) fail_msg("case %zu: %s", k, err);
+  }
+}
+
 static void test_missing_file(void **state) {
   (void)state;
   char err[512];
@@ -406,6 +463,7 @@ int main(void) {
       cmocka_unit_test(test_merge_files),     cmocka_unit_test(test_docs_example),
       cmocka_unit_test(test_backend_memory),  cmocka_unit_test(test_ggml_rules),
       cmocka_unit_test(test_fixes),
+      cmocka_unit_test(test_ggml_placement_rules), cmocka_unit_test(test_family_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

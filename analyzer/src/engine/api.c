@@ -533,6 +533,13 @@ static chk_res run_check(call_ctx *c, const tc_check *ck) {
       read_pointer(c, ck->arg, &ops[0]);
       c->n_ops++;
       return check_host_memory(e, &ops[0]);
+    case TC_CHECK_HOST_TENSOR: { /* the tensor's data, read or written by the call */
+      read_tensor(c, ck->arg, &ops[0]);
+      c->n_ops++;
+      if (ops[0].v.k != AV_TENSOR) return unknown();
+      ops[0].v.k = AV_DATAPTR;
+      return check_host_memory(e, &ops[0]);
+    }
     case TC_CHECK_ALLOCATES: {
       read_device(c, ck->device_arg, &ops[0]);
       c->n_ops++;
@@ -942,7 +949,7 @@ static void apply_result(call_ctx *c) {
       int known_src = 1;
       uint32_t ctx_obj = 0;
       if (r->fixed_device) {
-        tag.backend = r->backend;
+        tag.backend = r->backend_arg >= 0 ? int_arg_field(c, r->backend_arg, 1) : r->backend;
         tag.ordinal = r->ordinal >= 0       ? r->ordinal
                       : r->ordinal_arg >= 0 ? int_arg_field(c, r->ordinal_arg, 0)
                                             : 0;
@@ -1101,6 +1108,18 @@ static void apply_result(call_ctx *c) {
       write_value(c, &v);
       return;
     }
+    case TC_RES_RECORDS: {
+      /* the struct the result is stored in records the handle (ggml_tallocr_new(buffer)) */
+      read_tensor(c, r->arg, &op1);
+      targets t;
+      if (!c->in->has_dst || !mem_resolve(c->f, c->s, &c->in->dst, &t)) return;
+      aval v = op1.v.k == AV_TENSOR ? op1.v : av_top();
+      for (int i = 0; i < t.n; i++) {
+        mem_clear_subtree(e, c->s, t.loc[i]);
+        mem_write(e, c->s, pseudo_field(e, t.loc[i], e->f_tag), &v, t.weak || t.n > 1);
+      }
+      return;
+    }
     case TC_RES_IS_HOST: {
       read_tensor(c, r->arg, &op1);
       const tc_backend_def *b = backend_def(e, op1.tag.backend);
@@ -1172,6 +1191,55 @@ static void record_tensor(call_ctx *c, const tc_effect *ef) {
   mem_write(e, c->s, rec, &v, 0);
 }
 
+/* The step that made a tensor handle what it is (an API call made or placed it), past the
+   steps that only moved it (stores, parameters, returns): two handles of one origin and one
+   context are one tensor. */
+static const prov *handle_origin(const prov *p) {
+  while (p && p->prev &&
+         (p->kind == PV_ASSIGN || p->kind == PV_PARAM || p->kind == PV_RETURN))
+    p = p->prev;
+  return p;
+}
+
+/* Tensor ef->arg2 now lives on the device of handle ef->arg (unknown without one): one
+   tensor placed in a buffer (ggml_tallocr_alloc, ggml_backend_tensor_alloc). Every copy of
+   the handle (a struct field, a caller's local, a helper's parameter) moves with it. */
+static void place_tensor(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  operand t;
+  read_tensor(c, ef->arg2, &t);
+  if (t.v.k != AV_TENSOR) return;
+  tc_tag dev = tc_tag_unknown();
+  const prov *src = NULL;
+  if (ef->arg >= 0) {
+    operand op;
+    read_tensor(c, ef->arg, &op);
+    if (op.v.k == AV_TENSOR) {
+      dev = op.tag;
+      src = op.prov;
+    }
+  }
+  aval nv = t.v;
+  nv.i = 0; /* one placement now */
+  nv.tag.backend = dev.backend;
+  nv.tag.ordinal = dev.ordinal;
+  nv.tag.autodiff = dev.autodiff;
+  nv.prov = prov_new(e, PV_PLACED, src ? src : t.v.prov, &c->in->loc, c->in->callee.name, 0,
+                     nv.tag);
+  const prov *was = handle_origin(t.v.prov);
+  if (was) {
+    for (uint32_t id = 1; id < e->n_locs; id++) {
+      const aval *v = st_get(&c->s->mem, id);
+      if (v && v->k == AV_TENSOR && v->loc == t.v.loc && handle_origin(v->prov) == was)
+        st_set(e, &c->s->mem, id, &nv);
+    }
+  }
+  const tc_opnd *o = arg_of(c, ef->arg2);
+  targets tg;
+  if (o && o->kind == TC_OPND_PATH && mem_resolve(c->f, c->s, &o->path, &tg))
+    mem_write_targets(e, c->s, &tg, &nv);
+}
+
 /* A memory function wrote element `elem` of an array and maybe more (the byte count is not
    known in elements): the elements after it, and the array's summary, are forgotten. */
 static void forget_following_elements(call_ctx *c, uint32_t elem) {
@@ -1222,6 +1290,9 @@ static void apply_effects(call_ctx *c) {
         break;
       case TC_EFFECT_RECORD:
         record_tensor(c, ef);
+        break;
+      case TC_EFFECT_PLACE:
+        place_tensor(c, ef);
         break;
     }
   }
@@ -1393,6 +1464,33 @@ uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *han
     mem_write(e, s, loc_child(e, obj, LK_FIELD, e->f_buffer, 0), &bv, 0);
   }
   return obj;
+}
+
+int api_family_call(frame *f, astate *s, const tc_insn *in) {
+  tc_eng *e = f->e;
+  for (size_t i = 0; i < e->rules->n_families; i++) {
+    const tc_family *fam = &e->rules->families[i];
+    uint32_t cp = (uint32_t)fam->context_param;
+    if (!in->has_dst || !loc_type_points_to(e, &in->dst_type, fam->returns) ||
+        cp >= in->n_args || !loc_type_points_to(e, &in->args[cp].type, fam->context_type))
+      continue;
+    /* a tensor made in the context, placed like its tensor arguments; its kind is not known
+       (ops make f32 from f16, pooling, convolutions, ...) */
+    tc_api_fn fn;
+    memset(&fn, 0, sizeof fn);
+    fn.name = (char *)tc_str(e->prog, in->callee.name);
+    fn.n_params = -1;
+    tc_rules_result_defaults(&fn.result);
+    fn.result.what = TC_RES_TENSOR;
+    fn.result.context_arg = (int)cp;
+    for (uint32_t a = 0; a < in->n_args && fn.result.n_device_like < TC_RULES_MAX_ARGS; a++) {
+      if (!loc_type_points_to(e, &in->args[a].type, fam->returns)) continue;
+      fn.result.device_like_args[fn.result.n_device_like++] = (int)a;
+    }
+    api_call(f, s, in, &fn);
+    return 1;
+  }
+  return 0;
 }
 
 void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {

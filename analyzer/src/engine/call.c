@@ -598,7 +598,7 @@ void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
     return;
   }
   touch_args(f, &s, in);
-  call_unknown(f, &s, in);
+  if (in->callee.indirect || !api_family_call(f, &s, in)) call_unknown(f, &s, in);
   slist_push(e, out, s);
 }
 

@@ -104,7 +104,7 @@ typedef enum prov_kind {
   PV_PARAM,      /* passed to a user function's parameter */
   PV_RETURN,     /* returned by a user function */
   PV_DEVICE_OF,  /* the device of a tensor */
-  PV_PLACED      /* a call placed the tensors of a context in a buffer (bind_context) */
+  PV_PLACED      /* a call placed a tensor, or the tensors of a context, in a buffer */
 } prov_kind;
 
 typedef struct prov {
@@ -519,6 +519,8 @@ uint32_t field_id_of_sym(tc_eng *e, tc_sym s);
 uint32_t field_id_of_name(tc_eng *e, const char *name);
 const struct devtype *devtype_for(tc_eng *e, const tc_type *t);
 int loc_is_tensor_type(const tc_eng *e, const char *type_name);
+/* 1 when t is a pointer to the type named want (struct and qualifiers ignored). */
+int loc_type_points_to(const tc_eng *e, const tc_type *t, const char *want);
 /* A tensor handle (a pointer to a tensor type) or a device struct. */
 int type_carries_tag(const tc_eng *e, const tc_type *t);
 /* A backend / ordinal / autodiff field of a device: integers that are tags. */
@@ -617,6 +619,9 @@ int call_scope_prepare(tc_eng *e);
 /* api.c */
 void api_prepare(tc_eng *e); /* resolves the field ids above */
 void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn);
+/* A call of a function of a rules family (docs/rules.md "Function families"): applied, 1;
+   not one, 0. */
+int api_family_call(frame *f, astate *s, const tc_insn *in);
 /* The host reads or writes through ptr (an AV_DATAPTR) at f->in: checked like an API call
    (docs/rules.md "Buffers and host memory"). spelling names the access, 0 if none. */
 void api_host_access(frame *f, astate *s, const aval *ptr, tc_sym spelling);

@@ -208,6 +208,11 @@ const struct devtype *devtype_for(tc_eng *e, const tc_type *t) {
   return &e->devtypes[0];
 }
 
+int loc_type_points_to(const tc_eng *e, const tc_type *t, const char *want) {
+  return t->cls == TC_TY_POINTER && t->ptr_depth == 1 && t->pointee_name &&
+         type_is(tc_str(e->prog, t->pointee_name), want);
+}
+
 int loc_is_tensor_type(const tc_eng *e, const char *type_name) {
   if (!type_name || !type_name[0]) return 0;
   for (size_t i = 0; i < e->rules->n_tensor_types; i++)

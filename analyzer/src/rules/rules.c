@@ -692,12 +692,14 @@ static int parse_check(loader *L, const cJSON *chk, size_t at, int n_params, tc_
     return get_arg(L, chk, "count_arg", at, n_params, 0, &c->count_arg) < 0 ? -1 : 0;
   }
   if (strcmp(name, "autodiff_required") == 0 || strcmp(name, "plain_device") == 0 ||
-      strcmp(name, "buffer_set") == 0 || strcmp(name, "host_pointer") == 0) {
+      strcmp(name, "buffer_set") == 0 || strcmp(name, "host_pointer") == 0 ||
+      strcmp(name, "host_tensor") == 0) {
     static const char *const k[] = {"check", "arg", NULL};
-    c->kind = name[0] == 'a'   ? TC_CHECK_AUTODIFF_REQUIRED
-              : name[0] == 'p' ? TC_CHECK_PLAIN_DEVICE
-              : name[0] == 'b' ? TC_CHECK_BUFFER_SET
-                               : TC_CHECK_HOST_POINTER;
+    c->kind = name[0] == 'a'                   ? TC_CHECK_AUTODIFF_REQUIRED
+              : name[0] == 'p'                 ? TC_CHECK_PLAIN_DEVICE
+              : name[0] == 'b'                 ? TC_CHECK_BUFFER_SET
+              : strcmp(name, "host_tensor") == 0 ? TC_CHECK_HOST_TENSOR
+                                               : TC_CHECK_HOST_POINTER;
     if (only_keys(L, chk, at, "this check", k)) return -1;
     return get_arg(L, chk, "arg", at, n_params, 1, &c->arg) < 0 ? -1 : 0;
   }
@@ -750,7 +752,7 @@ static int parse_check(loader *L, const cJSON *chk, size_t at, int n_params, tc_
   }
   fail_at(L, find_key(L->text, at, "check"),
           "unknown check \"%s\" (expected agree, agree_array, autodiff_required, plain_device, "
-          "same_autodiff, wraps, kinds, allocates, buffer_set or host_pointer)",
+          "same_autodiff, wraps, kinds, allocates, buffer_set, host_pointer or host_tensor)",
           name);
   return -1;
 }
@@ -825,7 +827,8 @@ static int parse_tensor_result(loader *L, const cJSON *t, size_t at, int n_param
   static const char *const k[] = {"device_arg",     "like_arg",   "like_array_arg",
                                   "kind",           "kind_arg",   "kind_of_arg",
                                   "strip_autodiff", "backend",    "ordinal",
-                                  "ordinal_arg",    "context_arg", "device_like_args", NULL};
+                                  "ordinal_arg",    "context_arg", "device_like_args",
+                                  "backend_arg",    NULL};
   if (!cJSON_IsObject(t)) {
     fail_at(L, at, "\"tensor\" must be an object");
     return -1;
@@ -855,6 +858,15 @@ static int parse_tensor_result(loader *L, const cJSON *t, size_t at, int n_param
     res->fixed_device = 1;
     n_dev++;
   }
+  int by_enum = get_arg(L, t, "backend_arg", at, n_params, 0, &res->backend_arg);
+  if (by_enum < 0) return -1;
+  if (by_enum == 1) { /* a handle on the device type an enum argument names, first device */
+    if (get_int(L, t, "ordinal", at, 0, 1 << 20, &res->ordinal) < 0 ||
+        get_arg(L, t, "ordinal_arg", at, n_params, 0, &res->ordinal_arg) < 0)
+      return -1;
+    res->fixed_device = 1;
+    n_dev++;
+  }
   if (!in_context && res->n_device_like) {
     fail_at(L, at, "\"device_like_args\" needs \"context_arg\" (the tensor's context)");
     return -1;
@@ -864,7 +876,7 @@ static int parse_tensor_result(loader *L, const cJSON *t, size_t at, int n_param
   if (in_context) n_dev++;
   if (n_dev != 1) {
     fail_at(L, at, "a \"tensor\" result needs exactly one of \"device_arg\", \"like_arg\", "
-            "\"like_array_arg\", \"backend\", \"context_arg\"");
+            "\"like_array_arg\", \"backend\", \"backend_arg\", \"context_arg\"");
     return -1;
   }
   if (in_context && like) n_kind++;
@@ -893,7 +905,7 @@ static int parse_tensor_result(loader *L, const cJSON *t, size_t at, int n_param
   return get_bool(L, t, "strip_autodiff", at, &res->strip_autodiff) < 0 ? -1 : 0;
 }
 
-static void result_defaults(tc_result_spec *res) {
+void tc_rules_result_defaults(tc_result_spec *res) {
   memset(res, 0, sizeof *res);
   res->what = TC_RES_NONE;
   res->arg = res->arg2 = res->ordinal_arg = res->ordinal = res->autodiff = -1;
@@ -901,6 +913,7 @@ static void result_defaults(tc_result_spec *res) {
   res->tkind = -1;
   res->context_arg = res->placement = res->placement_arg = res->object_context_arg = -1;
   res->placement_nonzero = res->placement_zero = -1;
+  res->backend_arg = -1;
 }
 
 /* "new_object": true, or an object saying what the object is: a context with a placement
@@ -940,11 +953,11 @@ static int parse_new_object(loader *L, const cJSON *c, size_t at, int n_params,
 
 static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params,
                         tc_result_spec *res) {
-  result_defaults(res);
+  tc_rules_result_defaults(res);
   if (!cJSON_IsObject(res_obj) || !res_obj->child || res_obj->child->next) {
     fail_at(L, at, "\"result\" must be an object with exactly one of \"device\", \"tensor\", "
             "\"same_as_arg\", \"kind_of_arg\", \"devices_equal\", \"backend_available_arg\", "
-            "\"new_object\", \"data_of_tensor_arg\", \"is_host_arg\"");
+            "\"new_object\", \"data_of_tensor_arg\", \"is_host_arg\", \"records_arg\"");
     return -1;
   }
   const cJSON *c = res_obj->child;
@@ -953,8 +966,10 @@ static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params
   if (strcmp(c->string, "tensor") == 0) return parse_tensor_result(L, c, cat, n_params, res);
   if (strcmp(c->string, "same_as_arg") == 0 || strcmp(c->string, "kind_of_arg") == 0 ||
       strcmp(c->string, "backend_available_arg") == 0 ||
-      strcmp(c->string, "data_of_tensor_arg") == 0 || strcmp(c->string, "is_host_arg") == 0) {
+      strcmp(c->string, "data_of_tensor_arg") == 0 || strcmp(c->string, "is_host_arg") == 0 ||
+      strcmp(c->string, "records_arg") == 0) {
     res->what = c->string[0] == 's'   ? TC_RES_SAME_AS_ARG
+                : c->string[0] == 'r' ? TC_RES_RECORDS
                 : c->string[0] == 'k' ? TC_RES_KIND_OF
                 : c->string[0] == 'd' ? TC_RES_DATA_OF
                 : c->string[0] == 'i' ? TC_RES_IS_HOST
@@ -1043,7 +1058,7 @@ static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_
   memset(out, 0, sizeof *out);
   if (!cJSON_IsObject(ef) || !ef->child || ef->child->next || !cJSON_IsObject(ef->child)) {
     fail_at(L, at, "an effect is an object with one of \"copy\", \"fill\", \"writes\", "
-            "\"bind_context\", \"record\"");
+            "\"bind_context\", \"record\", \"place\"");
     return -1;
   }
   const cJSON *body = ef->child;
@@ -1083,7 +1098,16 @@ static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_
     if (get_arg(L, body, "object_arg", bat, n_params, 1, &out->arg) < 0) return -1;
     return get_arg(L, body, "tensor_arg", bat, n_params, 1, &out->arg2) < 0 ? -1 : 0;
   }
-  fail_at(L, bat, "unknown effect \"%s\" (expected copy, fill, writes, bind_context or record)",
+  if (strcmp(body->string, "place") == 0) {
+    static const char *const k[] = {"tensor_arg", "device_of_arg", NULL};
+    out->kind = TC_EFFECT_PLACE;
+    out->arg = -1;
+    if (only_keys(L, body, bat, "a \"place\" effect", k)) return -1;
+    if (get_arg(L, body, "tensor_arg", bat, n_params, 1, &out->arg2) < 0) return -1;
+    return get_arg(L, body, "device_of_arg", bat, n_params, 0, &out->arg) < 0 ? -1 : 0;
+  }
+  fail_at(L, bat,
+          "unknown effect \"%s\" (expected copy, fill, writes, bind_context, record or place)",
           body->string);
   return -1;
 }
@@ -1120,7 +1144,7 @@ static int parse_fn(loader *L, const cJSON *fo, size_t at, int api) {
     }
   }
   tc_result_spec res;
-  result_defaults(&res);
+  tc_rules_result_defaults(&res);
   const cJSON *ro = cJSON_GetObjectItemCaseSensitive(fo, "result");
   if (ro && parse_result(L, ro, find_key(L->text, at, "result"), n_params, &res)) {
     free(res.placement_field);
@@ -1233,6 +1257,47 @@ static int parse_functions(loader *L, const cJSON *obj, const char *section, int
   return 0;
 }
 
+/* "function_families": [{"context_param": I, "context_type": T, "returns": R}, ...] */
+static int parse_families(loader *L, const cJSON *arr) {
+  static const char *const k[] = {"context_param", "context_type", "returns", "description",
+                                  NULL};
+  size_t at = locate(L, "function_families", NULL);
+  if (!cJSON_IsArray(arr)) {
+    fail_at(L, at, "\"function_families\" must be an array of objects");
+    return -1;
+  }
+  for (const cJSON *f = arr->child; f; f = f->next) {
+    at = find_key(L->text, at + 1, "context_type");
+    if (!cJSON_IsObject(f) || only_keys(L, f, at, "a function family", k)) {
+      if (!L->failed) fail_at(L, at, "each function family must be an object");
+      return -1;
+    }
+    int param = 0;
+    if (get_int(L, f, "context_param", at, 0, 63, &param) < 0) return -1;
+    const char *ctx = get_string(L, f, "context_type", at, 1, "a function family");
+    const char *ret = ctx ? get_string(L, f, "returns", at, 1, "a function family") : NULL;
+    if (!ctx || !ret) return -1;
+    tc_family *nf = realloc(L->r->families, (L->r->n_families + 1) * sizeof *nf);
+    if (!nf) {
+      fail_at(L, at, "out of memory");
+      return -1;
+    }
+    L->r->families = nf;
+    tc_family *fam = &nf[L->r->n_families];
+    fam->context_param = param;
+    fam->context_type = dupstr(ctx);
+    fam->returns = dupstr(ret);
+    if (!fam->context_type || !fam->returns) {
+      free(fam->context_type);
+      free(fam->returns);
+      fail_at(L, at, "out of memory");
+      return -1;
+    }
+    L->r->n_families++;
+  }
+  return 0;
+}
+
 typedef struct twin_spec {
   char *suffix;
   int leading;
@@ -1243,7 +1308,7 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
                                   "tensor_types",   "backends",  "kinds",        "rule_ids",
                                   "messages",       "callsite_twins", "functions",
                                   "library_functions", "rules",  "tensor_fields", "fixes",
-                                  NULL};
+                                  "function_families", NULL};
   if (!cJSON_IsObject(root)) {
     fail_at(L, 0, "a rules file must be a JSON object");
     return -1;
@@ -1304,6 +1369,8 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
     return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "library_functions")) &&
       parse_functions(L, x, "library_functions", 0))
+    return -1;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "function_families")) && parse_families(L, x))
     return -1;
   return 0;
 }
@@ -1442,7 +1509,9 @@ static int finish(loader *L, twin_spec *tw) {
   for (size_t f = 0; f < r->n_fns; f++)
     for (size_t c = 0; c < r->fns[f].n_checks; c++) {
       if (r->fns[f].checks[c].kind == TC_CHECK_BUFFER_SET) needed[TC_RULE_BUFFER_NOT_SET] = 1;
-      if (r->fns[f].checks[c].kind == TC_CHECK_HOST_POINTER) needed[TC_RULE_HOST_ACCESS] = 1;
+      if (r->fns[f].checks[c].kind == TC_CHECK_HOST_POINTER ||
+          r->fns[f].checks[c].kind == TC_CHECK_HOST_TENSOR)
+        needed[TC_RULE_HOST_ACCESS] = 1;
     }
   if (r->data_field) needed[TC_RULE_HOST_ACCESS] = 1;
   for (int i = 0; i < TC_RULE_COUNT; i++) {
@@ -1541,6 +1610,11 @@ uint64_t tc_rules_content_hash(const tc_rules *r) { return r->content_hash; }
 
 void tc_rules_free(tc_rules *r) {
   if (!r) return;
+  for (size_t i = 0; i < r->n_families; i++) {
+    free(r->families[i].context_type);
+    free(r->families[i].returns);
+  }
+  free(r->families);
   for (size_t i = 0; i < r->n_backends; i++) {
     free(r->backends[i].name);
     free(r->backends[i].enum_name);

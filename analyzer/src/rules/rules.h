@@ -61,7 +61,8 @@ typedef enum tc_check_kind {
   TC_CHECK_KINDS,            /* the kinds of tensor args (or array elements) are accepted */
   TC_CHECK_ALLOCATES,        /* allocates on a device arg: its backend must be available */
   TC_CHECK_BUFFER_SET,       /* a tensor arg must be in a backend buffer */
-  TC_CHECK_HOST_POINTER      /* a pointer arg must not be a tensor's non-host data */
+  TC_CHECK_HOST_POINTER,     /* a pointer arg must not be a tensor's non-host data */
+  TC_CHECK_HOST_TENSOR       /* the host touches a tensor arg's data: it must be host memory */
 } tc_check_kind;
 
 #define TC_RULES_MAX_ARGS 8
@@ -90,7 +91,9 @@ typedef enum tc_result_kind {
   TC_RES_BACKEND_AVAILABLE,/* whether the backend arg is available */
   TC_RES_NEW_OBJECT,       /* a pointer to fresh memory (allocators); maybe a context object */
   TC_RES_DATA_OF,          /* the data pointer of a tensor arg (remembers where it lives) */
-  TC_RES_IS_HOST           /* 1 when a handle arg's memory is host memory, else 0 */
+  TC_RES_IS_HOST,          /* 1 when a handle arg's memory is host memory, else 0 */
+  TC_RES_RECORDS           /* a struct value that records a handle arg (an allocator over a
+                              buffer): a call given its address reads that handle */
 } tc_result_kind;
 
 /* Where a result device comes from. */
@@ -120,6 +123,7 @@ typedef struct tc_result_spec {
   int strip_autodiff; /* TENSOR: the result is on the inner (plain) device */
   /* TENSOR on a fixed backend (with ordinal / ordinal_arg): fixed_device set, backend used */
   int fixed_device;
+  int backend_arg; /* TENSOR on a fixed device: the backend from this enum arg, or -1 */
   /* TENSOR made in a context object: context_arg points to it; the device is the first of
      device_like_args that is in a buffer, else the context's placement */
   int context_arg;
@@ -142,14 +146,15 @@ typedef enum tc_effect_kind {
   TC_EFFECT_WRITES,   /* *arg and what it reaches become unknown */
   TC_EFFECT_BIND_CONTEXT, /* the tensors of a context (arg, or the context an object
                              remembers) not yet in a buffer move to arg2's device (-1: unknown) */
-  TC_EFFECT_RECORD    /* object *arg records tensor arg2's device (a graph and its nodes) */
+  TC_EFFECT_RECORD,   /* object *arg records tensor arg2's device (a graph and its nodes) */
+  TC_EFFECT_PLACE     /* tensor arg2 now lives on the device of handle arg (-1: unknown) */
 } tc_effect_kind;
 
 typedef struct tc_effect {
   tc_effect_kind kind;
-  int arg;  /* COPY: to; FILL, WRITES: the pointer */
-  int arg2; /* COPY: from; FILL: the value; BIND_CONTEXT: the device's handle; RECORD: the
-               tensor */
+  int arg;  /* COPY: to; FILL, WRITES: the pointer; PLACE: the device's handle */
+  int arg2; /* COPY: from; FILL: the value; BIND_CONTEXT: the device's handle; RECORD, PLACE:
+               the tensor */
 } tc_effect;
 
 typedef struct tc_api_fn {
@@ -199,6 +204,17 @@ typedef struct tc_device_type {
   char *backend_field, *ordinal_field, *autodiff_field;
 } tc_device_type;
 
+/* A family of API functions described by their signature, not by name (docs/rules.md,
+   "Function families"): every function with no description and no body whose argument
+   context_param points to context_type and whose result is a pointer to returns is a tensor
+   made in that context, placed like its first tensor argument that is in a buffer, of a kind
+   not known (ggml's op constructors). */
+typedef struct tc_family {
+  int context_param;
+  char *context_type;
+  char *returns;
+} tc_family;
+
 struct tc_rules {
   tc_backend_def *backends;
   size_t n_backends;
@@ -222,6 +238,8 @@ struct tc_rules {
   size_t fn_index_cap;
   tc_fix_def *fixes; /* in the order given; the first that applies wins */
   size_t n_fixes;
+  tc_family *families;
+  size_t n_families;
   tc_rule_meta *metas; /* rule metadata declared by the files (ids not in dt/rules.def) */
   size_t n_metas;
   char **files; /* the files loaded */
@@ -236,6 +254,8 @@ int tc_rules_backend_by_value(const tc_rules *r, int64_t value); /* index or -1 
 int tc_rules_kind_by_value(const tc_rules *r, int64_t value);    /* index or -1 */
 int tc_rules_backend_by_name(const tc_rules *r, const char *name);
 tc_tag_names tc_rules_tag_names(const tc_rules *r);
+/* A result that says nothing (every index -1): what a description starts from. */
+void tc_rules_result_defaults(tc_result_spec *res);
 /* Loads from a string (tests; also used by tc_rules_load). file names the source in errors. */
 tc_rules *tc_rules_load_string(const char *text, const char *file, char *err, size_t err_len);
 
