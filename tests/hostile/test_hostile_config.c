@@ -457,9 +457,30 @@ static void test_rule_ids(void **state) {
     char *heading = hx_fmt("\n### %.*s\n", (int)(sp - line), line);
     if (!strstr(doc, heading)) fail_msg("docs/ci.md has no section for %s", heading);
     free(heading);
+    /* and --explain shows the rules file's own wrong and fixed example for its rules */
+    char *id = hx_fmt("%.*s", (int)(sp - line), line);
+    if (strncmp(id, "ggml-", 5) == 0) {
+      hx_result ex;
+      hx_tagcheck(&ex, fx->dir, "--rules", ggml_rules, "--explain", id, NULL);
+      hx_assert_status(&ex, 0);
+      hx_assert_out_has(&ex, "Wrong:");
+      hx_assert_out_has(&ex, "Fixed:");
+      hx_result_free(&ex);
+    }
+    free(id);
     line = nl ? nl + 1 : NULL;
   }
   hx_result_free(&r);
+  /* an example without its fixed version is an error naming the file */
+  char *half = hx_write_str(fx->dir, "half-example.json",
+                            "{\"tagcheck_rules\": 1, \"api\": \"x\", \"rules\": [{\"id\": \"x-rule\", "
+                            "\"name\": \"XRule\", \"short_description\": \"s\", \"example\": \"f();\"}]}\n");
+  hx_tagcheck(&r, fx->dir, "--rules", half, "--list-rules", NULL);
+  hx_assert_status(&r, 2);
+  hx_assert_err_has(&r, "half-example.json:");
+  hx_assert_err_has(&r, "example_fix");
+  hx_result_free(&r);
+  free(half);
   free(ggml_rules);
   free(doc);
   free(ci_md);

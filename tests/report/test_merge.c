@@ -44,7 +44,7 @@ static void test_merge_shards(void **state) {
   tc_report s1, s2;
   tc_report_init(&s1);
   tc_report_init(&s2);
-  tc_rule_meta custom = {"custom-rule", "CustomRule", "short", "full", "help", TC_LEVEL_WARNING};
+  tc_rule_meta custom = {"custom-rule", "CustomRule", "short", "full", "help", TC_LEVEL_WARNING, NULL, NULL};
   tc_report_add_rule(&s1, &custom);
   tc_report_add_builtin_rules(&s1);
   tc_report_add_builtin_rules(&s2);

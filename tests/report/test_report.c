@@ -59,7 +59,7 @@ static void test_builtin_rules(void **state) {
     assert_true(strstr(m->full_description, m->short_description) != NULL);
   }
   size_t n = r.n_rules;
-  tc_rule_meta extra = {"my-rule", "MyRule", "s", "f", "h", TC_LEVEL_WARNING};
+  tc_rule_meta extra = {"my-rule", "MyRule", "s", "f", "h", TC_LEVEL_WARNING, NULL, NULL};
   tc_report_add_rule(&r, &extra);
   assert_int_equal(r.n_rules, n + 1);
   assert_int_equal(r.rules[n].default_level, TC_LEVEL_WARNING);

@@ -50,12 +50,17 @@ int tc_explain_rule(const tc_report *r, const char *id, FILE *out) {
   while (*more == ' ') more++;
   if (*more) fprintf(out, "\n%s\n", more);
   if (m->help[0] && !strstr(m->full_description, m->help)) fprintf(out, "\nFix: %s\n", m->help);
-  for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
+  const char *wrong = m->example, *fixed = m->example_fix; /* the rules file's own */
+  for (size_t i = 0; !wrong && i < sizeof examples / sizeof examples[0]; i++) {
     if (strcmp(examples[i].id, id) != 0) continue;
+    wrong = examples[i].wrong;
+    fixed = examples[i].fixed;
+  }
+  if (wrong && fixed) {
     fprintf(out, "\nWrong:\n");
-    indented(out, examples[i].wrong);
+    indented(out, wrong);
     fprintf(out, "Fixed:\n");
-    indented(out, examples[i].fixed);
+    indented(out, fixed);
   }
   fprintf(out, "\nSuppress one finding: // NOLINT(%s) or // tagcheck: ignore[%s] on its line.\n",
           m->id, m->id);

@@ -67,6 +67,8 @@ typedef struct tc_rule_meta {
   char *full_description;
   char *help;
   tc_level default_level;
+  char *example;     /* code that breaks the rule, for --explain; NULL or "" for none */
+  char *example_fix; /* the same code fixed */
 } tc_rule_meta;
 
 typedef struct tc_report {

@@ -43,6 +43,8 @@ static void rule_free(tc_rule_meta *m) {
   free(m->short_description);
   free(m->full_description);
   free(m->help);
+  free(m->example);
+  free(m->example_fix);
 }
 
 void tc_report_free(tc_report *r) {
@@ -169,6 +171,8 @@ void tc_report_add_rule(tc_report *r, const tc_rule_meta *meta) {
   m->full_description = tc_strdup_or_empty(meta->full_description);
   m->help = tc_strdup_or_empty(meta->help);
   m->default_level = meta->default_level;
+  m->example = meta->example && *meta->example ? strdup(meta->example) : NULL;
+  m->example_fix = meta->example_fix && *meta->example_fix ? strdup(meta->example_fix) : NULL;
   if (!m->id || !m->name || !m->short_description || !m->full_description || !m->help) {
     rule_free(m);
     return;
@@ -182,7 +186,7 @@ void tc_report_add_builtin_rules(tc_report *r) {
 #define DT_RULE(status, id, name, short_description, help)                                   \
   {                                                                                          \
     tc_rule_meta m = {(char *)(id), (char *)(name), (char *)(short_description),             \
-                      (char *)(short_description " " help), (char *)(help), TC_LEVEL_ERROR}; \
+                      (char *)(short_description " " help), (char *)(help), TC_LEVEL_ERROR, NULL, NULL}; \
     tc_report_add_rule(r, &m);                                                               \
   }
 #include "dt/rules.def"

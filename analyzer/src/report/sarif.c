@@ -230,6 +230,7 @@ static int collect_rules(sarif_ctx *c) {
         (char *)"A call whose run-time tag check would fail, reported by a rules file.";
     m->help = (char *)"See the rules file that defines this rule.";
     m->default_level = r->diags[i].level;
+    m->example = m->example_fix = NULL;
     c->rules[c->n_rules++] = m;
   }
   return 0;

@@ -526,7 +526,7 @@ static int parse_rule_metas(loader *L, const cJSON *arr) {
     return -1;
   }
   static const char *const keys[] = {"id", "name", "short_description", "full_description",
-                                     "help", "level", NULL};
+                                     "help", "level", "example", "example_fix", NULL};
   tc_rules *r = L->r;
   size_t at = where;
   for (const cJSON *m = arr->child; m; m = m->next) {
@@ -543,7 +543,14 @@ static int parse_rule_metas(loader *L, const cJSON *arr) {
     const char *fd = get_string(L, m, "full_description", at, 0, "");
     const char *help = get_string(L, m, "help", at, 0, "");
     const char *lvl = get_string(L, m, "level", at, 0, "");
+    const char *ex = get_string(L, m, "example", at, 0, "");
+    const char *ex_fix = get_string(L, m, "example_fix", at, 0, "");
     if (L->failed) return -1;
+    if (!ex != !ex_fix) {
+      fail_at(L, find_key(L->text, at, ex ? "example" : "example_fix"),
+              "\"example\" and \"example_fix\" go together (the wrong code and the same code fixed)");
+      return -1;
+    }
     tc_level level = TC_LEVEL_ERROR;
     if (lvl) {
       if (strcmp(lvl, "warning") == 0)
@@ -565,6 +572,8 @@ static int parse_rule_metas(loader *L, const cJSON *arr) {
     x->full_description = dupstr(fd ? fd : sd);
     x->help = dupstr(help ? help : sd);
     x->default_level = level;
+    x->example = ex ? dupstr(ex) : NULL;
+    x->example_fix = ex_fix ? dupstr(ex_fix) : NULL;
   }
   return 0;
 }
@@ -1655,6 +1664,8 @@ void tc_rules_free(tc_rules *r) {
     free(r->metas[i].short_description);
     free(r->metas[i].full_description);
     free(r->metas[i].help);
+    free(r->metas[i].example);
+    free(r->metas[i].example_fix);
   }
   free(r->metas);
   for (size_t i = 0; i < r->n_fixes; i++) free(r->fixes[i].with);
