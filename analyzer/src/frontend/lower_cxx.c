@@ -57,6 +57,8 @@ static tc_opnd call_held_callable(lw_fn *fn, CXCursor e, tc_opnd obj, tc_opnd *a
                                   uint32_t n_args, const lw_place *dst);
 static enum CXChildVisitResult find_call_operator(CXCursor c, CXCursor parent, CXClientData d);
 static int callee_named(lw_unit *u, CXCursor callee, const char *name);
+static int std_array_model(lw_fn *fn, CXCursor e, CXCursor callee, const tc_opnd *args,
+                           uint32_t n_args, const lw_place *dst, tc_opnd *result);
 
 tc_opnd lw_this(lw_fn *fn) {
   if (fn->self) return addr_of_place(fn->self, pointer_to(fn->u, lw_type(fn->u, fn->self->type)));
@@ -452,6 +454,7 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
       unique_ptr_model(fn, e, ref, clang_getCursorType(clang_getCursorSemanticParent(ref)), args,
                        n_args, dst, result))
     return 1;
+  if (is_method && has_obj && std_array_model(fn, e, ref, args, n_args, dst, result)) return 1;
   if (is_method && has_obj && callee_named(u, ref, "std::function::operator()")) {
     *result = call_held_callable(fn, e, obj, args, n_args, dst);
     return 1;
@@ -570,6 +573,97 @@ static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner
     return 1;
   }
   return 0;
+}
+
+/* ---- std::array ---- */
+
+static enum CXVisitorResult first_field(CXCursor c, CXClientData d) {
+  *(CXCursor *)d = c;
+  return CXVisit_Break;
+}
+
+long long lw_std_array_size(lw_unit *u, CXType t, CXType *elem, tc_sym *field) {
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind != CXType_Record || clang_Type_getNumTemplateArguments(c) != 2) return -1;
+  CXCursor decl = clang_getTypeDeclaration(c);
+  if (strcmp(tc_str(u->prog, lw_callee_name(u, decl)), "std::array") != 0) return -1;
+  CXType et = clang_Type_getTemplateArgumentAsType(c, 0);
+  long long whole = clang_Type_getSizeOf(c), one = clang_Type_getSizeOf(et);
+  if (et.kind == CXType_Invalid || whole <= 0 || one <= 0 || whole % one != 0) return -1;
+  CXCursor f = clang_getNullCursor();
+  clang_Type_visitFields(c, first_field, &f);
+  if (clang_Cursor_isNull(f) || !lw_type_is_array(clang_getCursorType(f))) return -1;
+  if (elem) *elem = et;
+  if (field) *field = lw_intern_cx(u, clang_getCursorSpelling(f));
+  return whole / one;
+}
+
+/* The address of the elements of the std::array obj points to: its one field, the C array
+   that aggregate initialization (`std::array<T, 2> a = {x, y}`) and copies fill too. */
+static tc_opnd std_array_elements(lw_fn *fn, tc_opnd obj, tc_sym field) {
+  if (obj.kind == TC_OPND_PATH)
+    obj.path = lw_path_extend(fn, &obj.path, (tc_elem){.kind = TC_ELEM_DEREF});
+  else if (obj.kind != TC_OPND_ADDR)
+    return obj;
+  obj.kind = TC_OPND_ADDR;
+  obj.path = lw_path_extend(fn, &obj.path, (tc_elem){.kind = TC_ELEM_FIELD, .field = field});
+  return obj;
+}
+
+/* What std::array's accessors do, in the IR: the object's elements are its elements, as a C
+   array's are (operator[] and at(i) are element i, front() 0 and back() N-1; data() and begin()
+   the address of element 0; size() is N), so what is stored in one element is read back from
+   it and a loop to size() has a known bound. 1 when
+   modelled. */
+static int std_array_model(lw_fn *fn, CXCursor e, CXCursor callee, const tc_opnd *args,
+                           uint32_t n_args, const lw_place *dst, tc_opnd *result) {
+  lw_unit *u = fn->u;
+  const char *name = tc_str(u->prog, lw_callee_name(u, callee));
+  const char *prefix = "std::array::";
+  if (strncmp(name, prefix, strlen(prefix)) != 0 || n_args == 0) return 0;
+  const char *member = name + strlen(prefix);
+  CXType elem;
+  tc_sym field = 0;
+  long long n = lw_std_array_size(u, clang_getCursorType(clang_getCursorSemanticParent(callee)),
+                                  &elem, &field);
+  if (n <= 0) return 0;
+  tc_type int_ty = {0};
+  int_ty.cls = TC_TY_INT;
+  tc_opnd index;
+  int address = 0;
+  if ((strcmp(member, "size") == 0 || strcmp(member, "max_size") == 0 ||
+       strcmp(member, "empty") == 0) && n_args == 1) {
+    CXType rt = clang_getCursorType(e);
+    *result = lw_opnd_int(strcmp(member, "empty") == 0 ? 0 : n, lw_type(u, rt));
+    if (dst) {
+      lw_assign(fn, &dst->path, dst->type, *result, lw_loc(u, e));
+      *result = lw_opnd_path(&dst->path, lw_type(u, dst->type));
+    }
+    return 1;
+  }
+  if ((strcmp(member, "operator[]") == 0 || strcmp(member, "at") == 0) && n_args == 2)
+    index = args[1];
+  else if (strcmp(member, "front") == 0 && n_args == 1) index = lw_opnd_int(0, int_ty);
+  else if (strcmp(member, "back") == 0 && n_args == 1) index = lw_opnd_int(n - 1, int_ty);
+  else if ((strcmp(member, "data") == 0 || strcmp(member, "begin") == 0) && n_args == 1) {
+    index = lw_opnd_int(0, int_ty);
+    address = 1;
+  } else {
+    return 0;
+  }
+  lw_place el;
+  if (!lw_index_place(fn, std_array_elements(fn, args[0], field), index, &el)) return 0;
+  tc_type et = lw_type(u, elem);
+  *result = lw_opnd_path(&el.path, et);
+  if (address) {
+    result->kind = TC_OPND_ADDR;
+    result->type = pointer_to(u, et);
+  }
+  if (dst) {
+    lw_assign(fn, &dst->path, dst->type, *result, lw_loc(u, e));
+    *result = lw_opnd_path(&dst->path, lw_type(u, dst->type));
+  }
+  return 1;
 }
 
 /* ---- std::function ---- */

@@ -108,8 +108,8 @@ static int deref_place(lw_fn *fn, tc_opnd v, lw_place *out) {
   return 0;
 }
 
-/* base[index] where base is the (decayed) pointer value v. */
-static int index_place(lw_fn *fn, tc_opnd base, tc_opnd index, lw_place *out) {
+/* base[index] where base is the (decayed) pointer value base. */
+int lw_index_place(lw_fn *fn, tc_opnd base, tc_opnd index, lw_place *out) {
   tc_elem e = {.kind = TC_ELEM_INDEX_ANY};
   if (index.kind == TC_OPND_INT) {
     e.kind = TC_ELEM_INDEX;
@@ -189,7 +189,7 @@ static int subscript_place(lw_fn *fn, CXCursor e, lw_place *out) {
       lw_assign(fn, &t, clang_getCursorType(idx), iv, lw_loc(fn->u, idx));
       iv = lw_opnd_path(&t, iv.type);
     }
-    ok = index_place(fn, bv, iv, out);
+    ok = lw_index_place(fn, bv, iv, out);
   } else {
     effects_of_children(fn, e);
   }
@@ -224,7 +224,7 @@ static int deref_arith_place(lw_fn *fn, CXCursor inner, lw_place *out, int *hand
         if (ov.kind == TC_OPND_INT) ov.ival = -ov.ival;
         else ov = lw_opnd_unknown(ov.type);
       }
-      ok = index_place(fn, pv, ov, out);
+      ok = lw_index_place(fn, pv, ov, out);
     }
   }
   lw_cursors_free(&ch);

@@ -272,6 +272,8 @@ int lw_place_of(lw_fn *fn, CXCursor e, lw_place *out);
 void lw_cond(lw_fn *fn, CXCursor e, uint32_t t, uint32_t f);
 /* The place a variable declaration or reference names (locals, parameters, globals). */
 int lw_var_place(lw_fn *fn, CXCursor decl, lw_place *out);
+/* The place base[index], base a (decayed) pointer value: ADDR(a) indexes a, PATH(p) *p. */
+int lw_index_place(lw_fn *fn, tc_opnd base, tc_opnd index, lw_place *out);
 
 /* ---- lower_init.c ---- */
 /* Initializes dst from an initializer expression (init lists with designators, compound
@@ -308,6 +310,9 @@ void lw_store_overriders(lw_fn *fn, const lw_place *obj, CXCursor at);
 int lw_is_class_with_constructors(CXType t);
 /* Binds reference variable place dst (its own slot, not the referent) to init. */
 void lw_bind_reference(lw_fn *fn, const lw_place *dst, CXCursor init);
+/* N when t is std::array<T, N> (*elem = T, *field = its one field, the C array T[N] that
+   holds the elements); -1 otherwise. */
+long long lw_std_array_size(lw_unit *u, CXType t, CXType *elem, tc_sym *field);
 
 /* ---- lower.c ---- */
 /* Lowers the function definitions (and walks the namespaces and classes) inside c. */

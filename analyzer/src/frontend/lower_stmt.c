@@ -384,7 +384,7 @@ static void children_as_statements(lw_fn *fn, CXCursor s) {
   lw_cursors_free(&ch);
 }
 
-/* for (decl : range) body — over an array of known size, an index loop (a hidden counter k
+/* for (decl : range) body — over an array (or a std::array) of known size, an index loop (a hidden counter k
    from 0 to the size; decl is element k, or its address for a reference), so the engine
    follows each iteration as in C; over anything else (a container) the loop runs any number
    of times and decl is unknown. */
@@ -409,7 +409,15 @@ static void range_for(lw_fn *fn, CXCursor s) {
   int have_range = clang_isExpression(clang_getCursorKind(range)) && lw_place_of(fn, range, &rp);
   if (!have_range && clang_isExpression(clang_getCursorKind(range))) lw_expr(fn, range, LW_EFFECT);
   CXType rt = have_range ? clang_getCanonicalType(rp.type) : (CXType){0};
+  CXType et = have_range && lw_type_is_array(rt) ? clang_getArrayElementType(rt) : (CXType){0};
   long long size = have_range && rt.kind == CXType_ConstantArray ? clang_getArraySize(rt) : -1;
+  tc_sym elems = 0;
+  if (have_range && !lw_type_is_array(rt)) { /* std::array: index its field, the C array */
+    size = lw_std_array_size(u, rt, &et, &elems);
+    if (size >= 0) rp.path = lw_path_extend(fn, &rp.path, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                                    .field = elems});
+  }
+  int by_index = have_range && (lw_type_is_array(rt) || size >= 0);
   tc_type int_ty = {0};
   int_ty.cls = TC_TY_INT;
   int_ty.name = tc_intern(u->prog, "long");
@@ -448,15 +456,14 @@ static void range_for(lw_fn *fn, CXCursor s) {
     tc_path vp = lw_path_root(TC_ROOT_LOCAL, id);
     vp.spelling = fn->locals[id].name;
     CXType vt = clang_getCursorType(var);
-    if (have_range && lw_type_is_array(rt)) {
+    if (by_index) {
       tc_elem ix = {.kind = TC_ELEM_INDEX_ANY};
       if (size >= 0) {
         ix.index_root = k.root;
         ix.index_id = k.id;
       }
       tc_path ep = lw_path_extend(fn, &rp.path, ix);
-      tc_type et = lw_type(u, clang_getArrayElementType(rt));
-      tc_opnd v = lw_opnd_path(&ep, et);
+      tc_opnd v = lw_opnd_path(&ep, lw_type(u, et));
       if (lw_type_is_reference(vt)) v.kind = TC_OPND_ADDR;
       lw_assign(fn, &vp, vt, v, loc);
     } else {
