@@ -9,6 +9,7 @@
 
 #include "driver.h"
 #include "driver/worker.h"
+#include "frontend/parse.h"
 #include "lsp/lsp.h"
 #include "options.h"
 #include "report/output.h"
@@ -28,7 +29,7 @@ static void usage(FILE *f) {
         "  --format FMT       text (default) | sarif (SARIF 2.1.0) | json\n"
         "  -o FILE            write the report to FILE instead of stdout\n"
         "  --color WHEN       auto (default: on a terminal) | always | never\n"
-        "  -j N               analyze N translation units at once (default: all cores)\n"
+        "  -j N               analyze N translation units at once (default: the CPUs it may use)\n"
         "  --lsp              serve the Language Server Protocol on stdin/stdout\n"
         "  --cache-dir DIR    analysis cache directory (default: DIR/.tagcheck-cache for -p DIR)\n"
         "  --no-cache         neither read nor write the analysis cache\n"
@@ -55,7 +56,7 @@ static void usage(FILE *f) {
         "  --dump-ir          print the lowered IR instead of analyzing (debugging)\n"
         "  --stats            print the function bodies analyzed and skipped, by cause\n"
         "  -q                 no summary line on stderr\n"
-        "  --version          print the version\n"
+        "  --version          print the version and the libclang it runs on\n"
         "  -h, --help         print this help\n"
         "\n"
         "Exit status: 0 no finding, 1 findings, 2 bad usage or unreadable configuration,\n"
@@ -266,7 +267,9 @@ static int parse_args(int argc, char **argv, tc_options *o) {
       return 1;
     }
     if (!strcmp(a, "--version")) {
-      printf("tagcheck %s\n", TC_VERSION);
+      char clang[128];
+      tc_frontend_version(clang, sizeof clang);
+      printf("tagcheck %s\n%s\n", TC_VERSION, clang);
       return 1;
     }
     if (!strcmp(a, "--lsp")) o->lsp = 1;

@@ -426,6 +426,11 @@ static void test_rule_ids(void **state) {
   fixture *fx = *state;
   char *inc = hx_fmt("-I%s", hx_runtime_include());
   hx_result r;
+  hx_tagcheck(&r, fx->dir, "--version", NULL); /* names the libclang it runs on */
+  hx_assert_status(&r, 0);
+  hx_assert_out_has(&r, "tagcheck ");
+  hx_assert_out_has(&r, "clang version");
+  hx_result_free(&r);
   hx_tagcheck(&r, fx->dir, "--list-rules", NULL);
   hx_assert_status(&r, 0);
   const char *tag_rules[] = {"backend-mismatch", "autodiff-inner-backend", "autodiff-expected",

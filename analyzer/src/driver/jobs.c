@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdatomic.h>
@@ -46,6 +47,12 @@ void tc_job_unit_clear(tc_job_unit *u) {
 }
 
 int tc_jobs_cores(void) {
+  /* the CPUs this process may run on (taskset, cgroups' cpusets), as nproc counts them */
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n > 0) return n;
+  }
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n > 0 ? (int)n : 1;
 }

@@ -18,6 +18,13 @@ struct tc_parser {
   int have_floor;
 };
 
+void tc_frontend_version(char *buf, size_t n) {
+  CXString v = clang_getClangVersion();
+  const char *c = clang_getCString(v);
+  snprintf(buf, n, "%s (libclang)", c ? c : "clang version unknown");
+  clang_disposeString(v);
+}
+
 tc_parser *tc_parser_new(void) {
   tc_parser *p = calloc(1, sizeof *p);
   if (!p) return NULL;

@@ -28,6 +28,9 @@ typedef struct tc_parse_result {
   size_t n_missing;
 } tc_parse_result;
 
+/* The libclang the front end runs on, e.g. "Debian clang version 19.1.7 (libclang)". */
+void tc_frontend_version(char *buf, size_t n);
+
 tc_parser *tc_parser_new(void);
 void tc_parser_free(tc_parser *p);
 
