@@ -1422,6 +1422,35 @@ static void find_sets(call_ctx *c) {
   c->n_ops = 0;
 }
 
+/* After a reported failure, what the program's fix of it makes of the tensors involved, so
+   that one root cause is reported once (as when the mistake is fixed and the program rerun):
+   an operand of a kind not accepted gets an unknown kind (every copy of its handle); a tensor
+   with no buffer yet makes every still-unbuffered tensor of its context unknown (the fix
+   allocates the context). Host accesses are not forgotten: each is its own mistake. */
+static void forget_fixed_operand(call_ctx *c, const chk_res *res) {
+  tc_eng *e = c->f->e;
+  const operand *got = res->got;
+  if (!got || got->v.k != AV_TENSOR) return;
+  int kind = res->rule == TC_RULE_KIND_MISMATCH, buffer = res->rule == TC_RULE_BUFFER_NOT_SET;
+  if (!kind && !buffer) return;
+  const prov *was = handle_origin(got->v.prov);
+  for (uint32_t id = 1; id < e->n_locs; id++) {
+    const aval *v = st_get(&c->s->mem, id);
+    if (!v || v->k != AV_TENSOR || v->loc != got->v.loc) continue;
+    aval nv = *v;
+    if (kind) {
+      if (handle_origin(v->prov) != was) continue;
+      nv.tag.kind = TC_TAGF_UNKNOWN;
+    } else {
+      const tc_backend_def *b = backend_def(e, v->tag.backend);
+      if (!b || !b->no_buffer) continue;
+      nv.i = 0;
+      nv.tag.backend = nv.tag.ordinal = TC_TAGF_UNKNOWN;
+    }
+    st_set(e, &c->s->mem, id, &nv);
+  }
+}
+
 void api_host_access(frame *f, astate *s, const aval *ptr, tc_sym spelling) {
   if (!f->in) return;
   call_ctx c;
@@ -1517,6 +1546,7 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
     } else if (record_outcome(&c, &res)) {
       if (res.rule == TC_RULE_BACKEND_UNAVAILABLE && res.backend >= 0 && res.backend < 32)
         s->avail_reported |= 1u << res.backend;
+      forget_fixed_operand(&c, &res);
       write_value(&c, &poison); /* one mistake, one finding */
       return;
     }

@@ -1506,14 +1506,17 @@ static int finish(loader *L, twin_spec *tw) {
   }
   int needed[TC_RULE_COUNT] = {0};
   for (int i = 0; i < TC_RULE_REQUIRED_COUNT; i++) needed[i] = 1;
-  for (size_t f = 0; f < r->n_fns; f++)
+  /* a host_pointer check fails only on a data pointer: rules that make none (the C++ library
+     rules loaded with an API that has no data pointers) need no host_access rule for it */
+  int data_pointers = r->data_field != NULL;
+  for (size_t f = 0; f < r->n_fns; f++) {
+    if (r->fns[f].result.what == TC_RES_DATA_OF) data_pointers = 1;
     for (size_t c = 0; c < r->fns[f].n_checks; c++) {
       if (r->fns[f].checks[c].kind == TC_CHECK_BUFFER_SET) needed[TC_RULE_BUFFER_NOT_SET] = 1;
-      if (r->fns[f].checks[c].kind == TC_CHECK_HOST_POINTER ||
-          r->fns[f].checks[c].kind == TC_CHECK_HOST_TENSOR)
-        needed[TC_RULE_HOST_ACCESS] = 1;
+      if (r->fns[f].checks[c].kind == TC_CHECK_HOST_TENSOR) needed[TC_RULE_HOST_ACCESS] = 1;
     }
-  if (r->data_field) needed[TC_RULE_HOST_ACCESS] = 1;
+  }
+  if (data_pointers) needed[TC_RULE_HOST_ACCESS] = 1;
   for (int i = 0; i < TC_RULE_COUNT; i++) {
     if (!r->rule_ids[i] && !needed[i]) continue;
     if (!r->rule_ids[i]) {
