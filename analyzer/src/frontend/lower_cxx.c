@@ -519,7 +519,8 @@ static int param_class(CXCursor callee, int i) {
 }
 
 /* What the standard library's unique_ptr does, in the IR: it holds one pointer, field `@ptr`
-   (made, reset, moved from another — which is left NULL —, read by get() and operator->).
+   (made, reset, moved from another — which is left NULL —, read by get(), operator-> and
+   operator*).
    Its other members are rules/cxx.json's (they write the object: unknown). 1 when modelled. */
 static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner,
                             const tc_opnd *args, uint32_t n_args, const lw_place *dst,
@@ -561,7 +562,8 @@ static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner
       *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
     return 1;
   }
-  if (strcmp(member, "get") == 0 || strcmp(member, "operator->") == 0) {
+  if (strcmp(member, "get") == 0 || strcmp(member, "operator->") == 0 ||
+      strcmp(member, "operator*") == 0) { /* *p: the reference is the held pointer */
     *result = lw_opnd_path(&held, ty);
     if (dst) {
       lw_assign(fn, &dst->path, dst->type, *result, lw_loc(u, e));

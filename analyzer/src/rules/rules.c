@@ -1332,15 +1332,13 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "tensor_types")) && parse_tensor_types(L, x))
     return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "tensor_fields"))) {
-    static const char *const fk[] = {"data", "buffer", NULL};
-    char *slots[2] = {L->r->data_field, L->r->buffer_field};
-    if (parse_string_map(L, x, "tensor_fields", fk, 2, slots)) {
-      L->r->data_field = slots[0];
-      L->r->buffer_field = slots[1];
-      return -1;
-    }
+    static const char *const fk[] = {"data", "buffer", "view_src", NULL};
+    char *slots[3] = {L->r->data_field, L->r->buffer_field, L->r->view_src_field};
+    int bad = parse_string_map(L, x, "tensor_fields", fk, 3, slots);
     L->r->data_field = slots[0];
     L->r->buffer_field = slots[1];
+    L->r->view_src_field = slots[2];
+    if (bad) return -1;
   }
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "rules")) && parse_rule_metas(L, x)) return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "fixes")) && parse_fixes(L, x)) return -1;
@@ -1642,6 +1640,7 @@ void tc_rules_free(tc_rules *r) {
   free(r->tensor_types);
   free(r->data_field);
   free(r->buffer_field);
+  free(r->view_src_field);
   for (int i = 0; i < TC_RULE_COUNT; i++) free(r->rule_ids[i]);
   for (int i = 0; i < TC_MSG_COUNT; i++) free(r->messages[i]);
   for (size_t i = 0; i < r->n_fns; i++) {
