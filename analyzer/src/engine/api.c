@@ -1428,13 +1428,12 @@ static void find_sets(call_ctx *c) {
    yet makes every still-unallocated tensor of its context a consequence of this finding
    (poison: the fix allocates the context, and this path has stopped here). Host accesses and
    a context's own memory given to a backend call are not forgotten: each is its own mistake.
-   Returns 1 for an operand alone of a kind not accepted: the fix makes the call pass, so the
-   call goes on (api_call). */
+   Returns 1 for a kind failure: the fix makes the call pass, so the call goes on (api_call). */
 static int forget_fixed_operand(call_ctx *c, const chk_res *res) {
   tc_eng *e = c->f->e;
   const operand *got = res->got;
   if (!got || got->v.k != AV_TENSOR) return 0;
-  if (res->rule == TC_RULE_KIND_MISMATCH) return !res->expected;
+  if (res->rule == TC_RULE_KIND_MISMATCH) return 1;
   const tc_backend_def *gb = backend_def(e, got->tag.backend);
   if (res->rule != TC_RULE_BUFFER_NOT_SET || !gb || !gb->no_memory) return 0;
   aval poison = av_make(AV_POISON, 0);
@@ -1445,6 +1444,19 @@ static int forget_fixed_operand(call_ctx *c, const chk_res *res) {
     if (b && b->no_memory) st_set(e, &c->s->mem, id, &poison);
   }
   return 0;
+}
+
+/* The call's result tensor, its kind forgotten. */
+static void forget_result_kind(call_ctx *c) {
+  if (!c->in->has_dst) return;
+  tc_opnd dst;
+  memset(&dst, 0, sizeof dst);
+  dst.kind = TC_OPND_PATH;
+  dst.path = c->in->dst;
+  aval v = mem_eval(c->f, c->s, &dst, NULL);
+  if (v.k != AV_TENSOR) return;
+  v.tag.kind = TC_TAGF_UNKNOWN;
+  write_value(c, &v);
 }
 
 /* An operand alone of a kind not accepted, already reported for this function at another
@@ -1593,11 +1605,13 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
       if (res.rule == TC_RULE_BACKEND_UNAVAILABLE && res.backend >= 0 && res.backend < 32)
         s->avail_reported |= 1u << res.backend;
       if (forget_fixed_operand(&c, &res)) {
-        /* the fix gives that operand an accepted kind: the call goes on as the rules say (a
-           fixed result kind, the placement of its operands) */
+        /* the fix gives an operand an accepted kind: the call goes on as the rules say (the
+           placement of its operands; the result's kind, unless the rules fix it, is not
+           known: it may follow the operand the fix changes) */
         apply_effects(&c);
         apply_result(&c);
         if (c.poisoned) write_value(&c, &poison);
+        else if (c.fn->result.tkind < 0) forget_result_kind(&c); /* else a fixed kind */
         return;
       }
       write_value(&c, &poison); /* one mistake, one finding */

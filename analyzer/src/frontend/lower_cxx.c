@@ -562,8 +562,14 @@ static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner
       *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
     return 1;
   }
-  if (strcmp(member, "get") == 0 || strcmp(member, "operator->") == 0 ||
-      strcmp(member, "operator*") == 0) { /* *p: the reference is the held pointer */
+  if (strcmp(member, "operator*") == 0) { /* *p: the object the held pointer points to */
+    tc_path obj = lw_path_extend(fn, &held, (tc_elem){.kind = TC_ELEM_DEREF});
+    obj.spelling = lw_spelling_text(u, e);
+    *result = lw_opnd_path(&obj, lw_type(u, clang_getCursorType(e)));
+    if (dst) lw_assign(fn, &dst->path, dst->type, *result, lw_loc(u, e));
+    return 1;
+  }
+  if (strcmp(member, "get") == 0 || strcmp(member, "operator->") == 0) {
     *result = lw_opnd_path(&held, ty);
     if (dst) {
       lw_assign(fn, &dst->path, dst->type, *result, lw_loc(u, e));
