@@ -127,7 +127,11 @@ static void test_semantic_errors(void **state) {
       /* buffers and host memory */
       {"{\"f\": {\"checks\": [{\"check\": \"buffer_set\", \"arg\": 0}]}}",
        "lacks \"buffer_not_set\""},
-      {"{\"f\": {\"checks\": [{\"check\": \"host_pointer\", \"arg\": 0}]}}",
+      {"{\"f\": {\"checks\": [{\"check\": \"host_tensor\", \"arg\": 0}]}}",
+       "lacks \"host_access\""},
+      /* a host_pointer check needs the rule only where data pointers exist */
+      {"{\"f\": {\"checks\": [{\"check\": \"host_pointer\", \"arg\": 0}]}, "
+       "\"g\": {\"result\": {\"data_of_tensor_arg\": 0}}}",
        "lacks \"host_access\""},
       {"{\"f\": {\"result\": {\"tensor\": {\"device_like_args\": [1], \"like_arg\": 1}}}}",
        "needs \"context_arg\""},

@@ -43,6 +43,7 @@ ABORT_KINDS = (
 )
 # A fault inside these functions is a backend's kernels reading memory, not the host program.
 COMPUTE_FUNCS = re.compile(r"^(ggml_graph_compute|ggml_compute_forward|ggml_backend_cpu_graph_)")
+STD_FUNC = re.compile(r"(^|[\s*&])(std|__gnu_cxx)::")  # a frame of the C++ standard library
 NULL_PAGE = 1 << 16  # a fault below this address is a NULL data pointer (plus an offset)
 
 
@@ -154,9 +155,13 @@ class Driver:
         stack = [(a, True) for a in report["main-frames"].split()] if "main-frames" in report \
             else own
         frames = symbolize(self.m["addr2line"], exe, own + stack)
-        own_f, stack_f = frames[:len(own)], frames[len(own):]
+        own_f = [f for inl in frames[:len(own)] for f in inl]
+        stack_f = [f for inl in frames[len(own):] for f in inl]
         sources = {os.path.realpath(s) for s in prog.sources}
-        at = next((i for i, f in enumerate(stack_f) if f and f[1] in sources), None)
+        # a standard-library template instantiated in the program's unit is library code,
+        # whatever file addr2line names for it (it can name the program's own)
+        at = next((i for i, f in enumerate(stack_f)
+                   if f and f[1] in sources and not STD_FUNC.search(f[0].split("(")[0])), None)
         key = classify(report, [f[0] for f in own_f + stack_f if f])
         message = report.get("message", "")
         if at is None:
@@ -204,20 +209,30 @@ def classify(report, funcs):
 
 
 def symbolize(addr2line, exe, frames):
-    """[(function, realpath, line) or None] for [(offset or '-', is_return_address)]."""
+    """For [(offset or '-', is_return_address)]: per frame, the [(function, realpath, line)] of
+    its inlined calls, innermost first (an inlined library template, such as std::copy_n, sits
+    above the program's line that called it), or [None] when it has no address."""
     want = [(i, int(a, 16) - (1 if ret else 0)) for i, (a, ret) in enumerate(frames) if a != "-"]
-    out = [None] * len(frames)
+    out = [[None] for _ in frames]
     if not want:
         return out
-    p = subprocess.run([addr2line, "-f", "-C", "-e", exe] + ["0x%x" % a for _, a in want],
+    p = subprocess.run([addr2line, "-a", "-i", "-f", "-C", "-e", exe] + ["0x%x" % a for _, a in want],
                        capture_output=True, text=True, timeout=60)
-    lines = p.stdout.split("\n")
+    groups = []
+    for line in p.stdout.split("\n"):
+        if line.startswith("0x"):
+            groups.append([])
+        elif groups and line:
+            groups[-1].append(line)
     for k, (i, _) in enumerate(want):
-        func, loc = lines[2 * k], lines[2 * k + 1]
-        path, _, line = loc.rpartition(":")
-        line = line.split(" ")[0]
-        out[i] = (func, os.path.realpath(path) if path and path != "??" else "??",
-                  int(line) if line.isdigit() else 0)
+        g = groups[k] if k < len(groups) else []
+        inlined = []
+        for func, loc in zip(g[0::2], g[1::2]):
+            path, _, line = loc.rpartition(":")
+            line = line.split(" ")[0]
+            inlined.append((func, os.path.realpath(path) if path and path != "??" else "??",
+                            int(line) if line.isdigit() else 0))
+        out[i] = inlined or [None]
     return out
 
 

@@ -79,6 +79,7 @@ void api_prepare(tc_eng *e) {
   e->f_context = field_id_of_name(e, PF_CONTEXT);
   e->f_data = e->rules->data_field ? field_id_of_name(e, e->rules->data_field) : 0;
   e->f_buffer = e->rules->buffer_field ? field_id_of_name(e, e->rules->buffer_field) : 0;
+  e->f_view_src = e->rules->view_src_field ? field_id_of_name(e, e->rules->view_src_field) : 0;
 }
 
 static uint32_t pseudo_field(tc_eng *e, uint32_t obj, uint32_t field) {
@@ -1422,6 +1423,84 @@ static void find_sets(call_ctx *c) {
   c->n_ops = 0;
 }
 
+/* After a reported failure, what the program's fix of it changes, so that one root cause is
+   reported once (as when the mistake is fixed and the program rerun): a tensor with no memory
+   yet makes every still-unallocated tensor of its context a consequence of this finding
+   (poison: the fix allocates the context, and this path has stopped here). Host accesses and
+   a context's own memory given to a backend call are not forgotten: each is its own mistake.
+   Returns 1 for a kind failure: the fix makes the call pass, so the call goes on (api_call). */
+static int forget_fixed_operand(call_ctx *c, const chk_res *res) {
+  tc_eng *e = c->f->e;
+  const operand *got = res->got;
+  if (!got || got->v.k != AV_TENSOR) return 0;
+  if (res->rule == TC_RULE_KIND_MISMATCH) return 1;
+  const tc_backend_def *gb = backend_def(e, got->tag.backend);
+  if (res->rule != TC_RULE_BUFFER_NOT_SET || !gb || !gb->no_memory) return 0;
+  aval poison = av_make(AV_POISON, 0);
+  for (uint32_t id = 1; id < e->n_locs; id++) {
+    const aval *v = st_get(&c->s->mem, id);
+    if (!v || v->k != AV_TENSOR || v->loc != got->v.loc || v->i) continue;
+    const tc_backend_def *b = backend_def(e, v->tag.backend);
+    if (b && b->no_memory) st_set(e, &c->s->mem, id, &poison);
+  }
+  return 0;
+}
+
+/* The call's result tensor, its kind forgotten. */
+static void forget_result_kind(call_ctx *c) {
+  if (!c->in->has_dst) return;
+  tc_opnd dst;
+  memset(&dst, 0, sizeof dst);
+  dst.kind = TC_OPND_PATH;
+  dst.path = c->in->dst;
+  aval v = mem_eval(c->f, c->s, &dst, NULL);
+  if (v.k != AV_TENSOR) return;
+  v.tag.kind = TC_TAGF_UNKNOWN;
+  write_value(c, &v);
+}
+
+/* An operand alone of a kind not accepted, already reported for this function at another
+   call (`ggml_rope(ctx, q, pos)` then `ggml_rope(ctx, k, pos)`): the same mistake, whose fix
+   (the tensor's type where it is made) fixes both. Records it otherwise; 1 when a repeat. */
+static int kind_report_repeats(call_ctx *c, const chk_res *res) {
+  tc_eng *e = c->f->e;
+  if (res->rule != TC_RULE_KIND_MISMATCH || res->expected || !res->got ||
+      res->got->v.k != AV_TENSOR)
+    return 0;
+  const prov *origin = handle_origin(res->got->v.prov);
+  if (!origin) return 0;
+  for (size_t i = 0; i < e->n_kind_reports; i++)
+    if (e->kind_reports[i].fn == c->fn && e->kind_reports[i].origin == origin)
+      return e->kind_reports[i].in != c->in;
+  struct kind_report *r = VEC_PUSH(e->kind_reports, e->n_kind_reports, e->cap_kind_reports);
+  if (!r) {
+    e->oom = 1;
+    return 0;
+  }
+  r->fn = c->fn;
+  r->origin = origin;
+  r->in = c->in;
+  return 0;
+}
+
+/* The host touched memory it cannot reach through data pointer *ptr, and it was reported:
+   every copy of that pointer (a local `w`, read again on the next line) is a consequence of
+   the finding (poison) on this path, as when the program is fixed and rerun. Another read of
+   the tensor's data field (`t->data` again) gives a fresh pointer: reported again. */
+static void forget_touched_pointer(call_ctx *c, const aval *ptr) {
+  tc_eng *e = c->f->e;
+  const prov *was = handle_origin(ptr->prov);
+  if (!was) return;
+  aval poison = av_make(AV_POISON, 0);
+  for (uint32_t id = 1; id < e->n_locs; id++) {
+    const aval *v = st_get(&c->s->mem, id);
+    if (v && v->k == AV_DATAPTR && handle_origin(v->prov) == was &&
+        tc_tagf_equal(v->tag.backend, ptr->tag.backend) == TC_TRI_YES &&
+        tc_tagf_equal(v->tag.ordinal, ptr->tag.ordinal) == TC_TRI_YES)
+      st_set(e, &c->s->mem, id, &poison);
+  }
+}
+
 void api_host_access(frame *f, astate *s, const aval *ptr, tc_sym spelling) {
   if (!f->in) return;
   call_ctx c;
@@ -1436,12 +1515,12 @@ void api_host_access(frame *f, astate *s, const aval *ptr, tc_sym spelling) {
   snprintf(op->name, sizeof op->name, "%s", spelling ? tc_str(f->e->prog, spelling) : "pointer");
   c.n_ops = 1;
   chk_res res = check_host_memory(f->e, op);
-  record_outcome(&c, &res);
+  if (record_outcome(&c, &res)) forget_touched_pointer(&c, ptr);
 }
 
 uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *handle) {
   tc_eng *e = f->e;
-  if (!e->f_data && !e->f_buffer) return 0;
+  if (!e->f_data && !e->f_buffer && !e->f_view_src) return 0;
   uint32_t obj = loc_root(e, LK_EXT, holder, 1, f->fi->idx);
   if (!obj) return 0;
   if (e->f_data) {
@@ -1462,6 +1541,11 @@ uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *han
       bv.prov = handle->prov;
     }
     mem_write(e, s, loc_child(e, obj, LK_FIELD, e->f_buffer, 0), &bv, 0);
+  }
+  if (e->f_view_src) { /* the tensor a view's memory belongs to: placed where the view is */
+    aval vs = *handle;
+    vs.tag.kind = TC_TAGF_UNKNOWN;
+    mem_write(e, s, loc_child(e, obj, LK_FIELD, e->f_view_src, 0), &vs, 0);
   }
   return obj;
 }
@@ -1514,9 +1598,22 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
         write_value(&c, &poison);
         return;
       }
+    } else if (res.st == CHK_FAIL && kind_report_repeats(&c, &res)) {
+      write_value(&c, &poison); /* the same mistake again: not counted */
+      return;
     } else if (record_outcome(&c, &res)) {
       if (res.rule == TC_RULE_BACKEND_UNAVAILABLE && res.backend >= 0 && res.backend < 32)
         s->avail_reported |= 1u << res.backend;
+      if (forget_fixed_operand(&c, &res)) {
+        /* the fix gives an operand an accepted kind: the call goes on as the rules say (the
+           placement of its operands; the result's kind, unless the rules fix it, is not
+           known: it may follow the operand the fix changes) */
+        apply_effects(&c);
+        apply_result(&c);
+        if (c.poisoned) write_value(&c, &poison);
+        else if (c.fn->result.tkind < 0) forget_result_kind(&c); /* else a fixed kind */
+        return;
+      }
       write_value(&c, &poison); /* one mistake, one finding */
       return;
     }

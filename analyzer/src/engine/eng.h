@@ -498,7 +498,16 @@ struct tc_eng {
 
   /* field ids of the pseudo-fields API objects keep state in, and of the tensor fields the
      rules name (0: none), resolved once (api_prepare) */
-  uint32_t f_placement, f_tag, f_context, f_data, f_buffer;
+  uint32_t f_placement, f_tag, f_context, f_data, f_buffer, f_view_src;
+
+  /* operands already reported alone with a kind an API function does not accept: the same
+     function given the same tensor at another call is the same mistake (api.c) */
+  struct kind_report {
+    const tc_api_fn *fn;
+    const prov *origin;
+    const tc_insn *in;
+  } *kind_reports;
+  size_t n_kind_reports, cap_kind_reports;
 
   /* terminators stand for instructions where they read memory (findings.c keys on insns) */
   tc_map term_insns; /* terminator address -> index into term_insn_list */

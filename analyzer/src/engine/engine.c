@@ -348,6 +348,7 @@ static void teardown(tc_eng *e) {
   free(e->outs);
   map_free(&e->out_index);
   free(e->details);
+  free(e->kind_reports);
   free(e->visit_stamp);
   free(e->ptsets);
   free(e->tagsets);

@@ -522,7 +522,8 @@ static int param_class(CXCursor callee, int i) {
 }
 
 /* What the standard library's unique_ptr does, in the IR: it holds one pointer, field `@ptr`
-   (made, reset, moved from another — which is left NULL —, read by get() and operator->).
+   (made, reset, moved from another — which is left NULL —, read by get(), operator-> and
+   operator*).
    Its other members are rules/cxx.json's (they write the object: unknown). 1 when modelled. */
 static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner,
                             const tc_opnd *args, uint32_t n_args, const lw_place *dst,
@@ -562,6 +563,13 @@ static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner
     *result = args[0];
     if (strcmp(member, "unique_ptr") == 0 || strcmp(member, "reset") == 0)
       *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
+    return 1;
+  }
+  if (strcmp(member, "operator*") == 0) { /* *p: the object the held pointer points to */
+    tc_path obj = lw_path_extend(fn, &held, (tc_elem){.kind = TC_ELEM_DEREF});
+    obj.spelling = lw_spelling_text(u, e);
+    *result = lw_opnd_path(&obj, lw_type(u, clang_getCursorType(e)));
+    if (dst) lw_assign(fn, &dst->path, dst->type, *result, lw_loc(u, e));
     return 1;
   }
   if (strcmp(member, "get") == 0 || strcmp(member, "operator->") == 0) {

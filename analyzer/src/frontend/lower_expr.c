@@ -434,13 +434,30 @@ static int fold(tc_opcode op, int64_t a, int64_t b, int is_unsigned, int64_t *ou
   return 0;
 }
 
+static int path_derefs(const tc_path *p);
+
+/* An operand whose value the IR drops (float math, an operator it does not model) is still
+   read by the program: a read through a pointer (`s += w[i]`, `w[i] > w[j]`) is kept as an
+   assignment to a temporary, so the engine checks the memory the host touches. */
+static void keep_dropped_read(lw_fn *fn, tc_opnd o, CXCursor e) {
+  if (o.kind != TC_OPND_PATH || !path_derefs(&o.path)) return;
+  tc_insn *in = lw_emit(fn, TC_I_ASSIGN, lw_loc(fn->u, e));
+  in->has_dst = 1;
+  in->dst = lw_temp(fn);
+  in->dst_type = o.type;
+  in->a = o;
+}
+
 /* a op b for the expression e of C type rt; opnd_type is the operands' (converted) type. */
 static tc_opnd arith(lw_fn *fn, CXCursor e, tc_opcode op, tc_opnd a, tc_opnd b, CXType rt,
                      CXType opnd_type, lw_mode mode) {
   tc_type ty = lw_type(fn->u, rt);
-  if (op == TC_OPC_NONE) return lw_opnd_unknown(ty);
-  if (ty.cls == TC_TY_FLOAT || a.type.cls == TC_TY_FLOAT || b.type.cls == TC_TY_FLOAT)
-    return lw_opnd_unknown(ty); /* float math is not modelled */
+  if (op == TC_OPC_NONE || ty.cls == TC_TY_FLOAT || a.type.cls == TC_TY_FLOAT ||
+      b.type.cls == TC_TY_FLOAT) { /* float math is not modelled */
+    keep_dropped_read(fn, a, e);
+    keep_dropped_read(fn, b, e);
+    return lw_opnd_unknown(ty);
+  }
   if (ty.cls == TC_TY_POINTER && (op == TC_OPC_ADD || op == TC_OPC_SUB) &&
       (a.type.cls == TC_TY_INT || b.type.cls == TC_TY_INT)) {
     /* pointer ± integer: kept as an addition, the engine moves along the array */
@@ -509,7 +526,9 @@ static tc_opnd assign_op(lw_fn *fn, CXCursor e, enum CXBinaryOperatorKind op, CX
   tc_srcloc loc = lw_loc(fn->u, e);
   if (!lw_place_of(fn, lhs, &p)) {
     tc_opnd v = lw_expr(fn, rhs, LW_VALUE);
-    return op == CXBinaryOperator_Assign ? v : lw_opnd_unknown(type_of(fn, e));
+    if (op == CXBinaryOperator_Assign) return v;
+    keep_dropped_read(fn, v, rhs);
+    return lw_opnd_unknown(type_of(fn, e));
   }
   tc_type pty = lw_type(fn->u, p.type);
   if (op == CXBinaryOperator_Assign) {
@@ -522,6 +541,7 @@ static tc_opnd assign_op(lw_fn *fn, CXCursor e, enum CXBinaryOperatorKind op, CX
   int ptr_step = pty.cls == TC_TY_POINTER && b.type.cls == TC_TY_INT &&
                  (opc == TC_OPC_ADD || opc == TC_OPC_SUB);
   if ((pty.cls != TC_TY_INT && !ptr_step) || b.type.cls == TC_TY_FLOAT || opc == TC_OPC_NONE) {
+    keep_dropped_read(fn, b, rhs);
     lw_assign(fn, &p.path, p.type, lw_opnd_unknown(pty), loc);
   } else {
     tc_insn *in = lw_emit(fn, TC_I_BINOP, loc);

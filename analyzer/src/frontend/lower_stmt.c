@@ -539,6 +539,9 @@ static void stmt_impl(lw_fn *fn, CXCursor s) {
   case CXCursor_DeclStmt:
     decl_stmt(fn, s);
     return;
+  case CXCursor_VarDecl: /* a condition's declaration: if (T d = f()), switch (int k = g()) */
+    local_decl(fn, s);
+    return;
   case CXCursor_IfStmt:
     if_stmt(fn, s);
     return;

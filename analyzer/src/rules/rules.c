@@ -1341,15 +1341,13 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "tensor_types")) && parse_tensor_types(L, x))
     return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "tensor_fields"))) {
-    static const char *const fk[] = {"data", "buffer", NULL};
-    char *slots[2] = {L->r->data_field, L->r->buffer_field};
-    if (parse_string_map(L, x, "tensor_fields", fk, 2, slots)) {
-      L->r->data_field = slots[0];
-      L->r->buffer_field = slots[1];
-      return -1;
-    }
+    static const char *const fk[] = {"data", "buffer", "view_src", NULL};
+    char *slots[3] = {L->r->data_field, L->r->buffer_field, L->r->view_src_field};
+    int bad = parse_string_map(L, x, "tensor_fields", fk, 3, slots);
     L->r->data_field = slots[0];
     L->r->buffer_field = slots[1];
+    L->r->view_src_field = slots[2];
+    if (bad) return -1;
   }
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "rules")) && parse_rule_metas(L, x)) return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "fixes")) && parse_fixes(L, x)) return -1;
@@ -1515,14 +1513,17 @@ static int finish(loader *L, twin_spec *tw) {
   }
   int needed[TC_RULE_COUNT] = {0};
   for (int i = 0; i < TC_RULE_REQUIRED_COUNT; i++) needed[i] = 1;
-  for (size_t f = 0; f < r->n_fns; f++)
+  /* a host_pointer check fails only on a data pointer: rules that make none (the C++ library
+     rules loaded with an API that has no data pointers) need no host_access rule for it */
+  int data_pointers = r->data_field != NULL;
+  for (size_t f = 0; f < r->n_fns; f++) {
+    if (r->fns[f].result.what == TC_RES_DATA_OF) data_pointers = 1;
     for (size_t c = 0; c < r->fns[f].n_checks; c++) {
       if (r->fns[f].checks[c].kind == TC_CHECK_BUFFER_SET) needed[TC_RULE_BUFFER_NOT_SET] = 1;
-      if (r->fns[f].checks[c].kind == TC_CHECK_HOST_POINTER ||
-          r->fns[f].checks[c].kind == TC_CHECK_HOST_TENSOR)
-        needed[TC_RULE_HOST_ACCESS] = 1;
+      if (r->fns[f].checks[c].kind == TC_CHECK_HOST_TENSOR) needed[TC_RULE_HOST_ACCESS] = 1;
     }
-  if (r->data_field) needed[TC_RULE_HOST_ACCESS] = 1;
+  }
+  if (data_pointers) needed[TC_RULE_HOST_ACCESS] = 1;
   for (int i = 0; i < TC_RULE_COUNT; i++) {
     if (!r->rule_ids[i] && !needed[i]) continue;
     if (!r->rule_ids[i]) {
@@ -1648,6 +1649,7 @@ void tc_rules_free(tc_rules *r) {
   free(r->tensor_types);
   free(r->data_field);
   free(r->buffer_field);
+  free(r->view_src_field);
   for (int i = 0; i < TC_RULE_COUNT; i++) free(r->rule_ids[i]);
   for (int i = 0; i < TC_MSG_COUNT; i++) free(r->messages[i]);
   for (size_t i = 0; i < r->n_fns; i++) {

@@ -230,6 +230,7 @@ struct tc_rules {
   /* fields of the tensor struct read through a handle: its data pointer, its buffer handle
      (NULL when the tensor is in no buffer); NULL when the API has none */
   char *data_field, *buffer_field;
+  char *view_src_field; /* a tensor's view source: NULL or a tensor placed where it is */
   char *rule_ids[TC_RULE_COUNT];
   char *messages[TC_MSG_COUNT];
   tc_api_fn *fns;
