@@ -369,8 +369,11 @@ static void act_grad_range(void *ctx, int64_t b, int64_t e) {
   const float *restrict v = op->in[0];
   const float *restrict g = op->in[1];
   float *restrict o = op->out;
-  if (op->op == DT_OP_RELU_GRAD)
-    for (int64_t i = b; i < e; i++) o[i] = v[i] > 0.0f ? g[i] : 0.0f;
+  if (op->op == DT_OP_RELU_GRAD) /* both loaded, then selected: the vectorizer's blend */
+    for (int64_t i = b; i < e; i++) {
+      const float x = v[i], y = g[i];
+      o[i] = x > 0.0f ? y : 0.0f;
+    }
   else if (op->op == DT_OP_SIGMOID_GRAD)
     for (int64_t i = b; i < e; i++) o[i] = g[i] * v[i] * (1.0f - v[i]);
   else /* tanh */
