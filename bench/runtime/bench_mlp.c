@@ -11,6 +11,7 @@
  * PyTorch's step beside dt's).
  *
  *   bench_mlp [--quick] [--device cpu|cuda:N] [--sizes B:I-H-O,...] [--no-hand] [--seconds S]
+ *             [--steps N]   (N steps per rep instead of filling S seconds: for profilers)
  *
  * Sizes: B the batch, I inputs, H the width of both hidden layers, O outputs. The default is the
  * issue's cpu sizes, 256:2-32-1,1024:256-1024-16. */
@@ -305,6 +306,7 @@ static float model_step(model *m, float lr) {
 typedef struct options {
   int quick, hand;
   double seconds; /* per implementation and size, roughly */
+  int steps;      /* steps per rep when > 0 */
   dt_device device;
   const char *device_name;
 } options;
@@ -347,6 +349,7 @@ static void run_size(sizes z, const options *o, const char *blas_core, int blas_
   int steps = (int)(o->seconds / reps / (one > 1e-7 ? one : 1e-7));
   if (steps < 1) steps = 1;
   if (steps > 2000) steps = 2000;
+  if (o->steps > 0) steps = o->steps;
   if (o->quick) steps = 2;
   double t_dt[16], t_hand[16], ratio[16], c_dt[16], c_hand[16], cratio[16];
   for (int r = 0; r < reps; r++) {
@@ -392,7 +395,7 @@ static int parse_size(const char *s, sizes *z) {
 static int usage(const char *argv0) {
   fprintf(stderr,
           "usage: %s [--quick] [--device cpu|cuda:N|sim:N] [--sizes B:I-H-O,...] [--no-hand] "
-          "[--seconds S]\n",
+          "[--seconds S] [--steps N]\n",
           argv0);
   return 2;
 }
@@ -418,6 +421,8 @@ int main(int argc, char **argv) {
         return usage(argv[0]);
     } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
       size_list = argv[++i];
+    } else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
+      o.steps = atoi(argv[++i]);
     } else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
       o.seconds = atof(argv[++i]);
     } else {

@@ -110,6 +110,9 @@ static int dt_k_map(const dt_k_env *env, const dt_op_desc *op) {
     DT_K_MAP_FLOAT_CASE(DT_OP_LOG, dt_k_log_f32)
     DT_K_MAP_FLOAT_CASE(DT_OP_SIGMOID, dt_k_sigmoid_f32)
     DT_K_MAP_FLOAT_CASE(DT_OP_TANH, dt_k_tanh_f32)
+    DT_K_MAP_FLOAT_CASE(DT_OP_RELU_GRAD, dt_k_relu_grad_f32)
+    DT_K_MAP_FLOAT_CASE(DT_OP_SIGMOID_GRAD, dt_k_sigmoid_grad_f32)
+    DT_K_MAP_FLOAT_CASE(DT_OP_TANH_GRAD, dt_k_tanh_grad_f32)
     case DT_OP_FILL:
     case DT_OP_WHERE:
     case DT_OP_SUM_DIM:
@@ -212,6 +215,9 @@ static int dt_k_binary(const dt_k_env *env, const dt_op_desc *op) {
     case DT_OP_TRANSPOSE:
     case DT_OP_COPY_SLICE:
     case DT_OP_MSE:
+    case DT_OP_RELU_GRAD:
+    case DT_OP_SIGMOID_GRAD:
+    case DT_OP_TANH_GRAD:
     case DT_OP_COUNT:
       break;
   }
@@ -460,6 +466,9 @@ static int dt_k_run(const dt_k_env *env, const dt_op_desc *op) {
     case DT_OP_RELU:
     case DT_OP_SIGMOID:
     case DT_OP_TANH:
+    case DT_OP_RELU_GRAD:
+    case DT_OP_SIGMOID_GRAD:
+    case DT_OP_TANH_GRAD:
       return dt_k_map(env, op);
     case DT_OP_SUM_DIM:
       if (op->kind != DT_FLOAT && op->kind != DT_INT) return -1;

@@ -28,6 +28,9 @@ static inline const char *dt_k_op_name(dt_op op) {
     case DT_OP_TRANSPOSE: return "transpose";
     case DT_OP_COPY_SLICE: return "copy_slice";
     case DT_OP_MSE: return "mse";
+    case DT_OP_RELU_GRAD: return "relu_grad";
+    case DT_OP_SIGMOID_GRAD: return "sigmoid_grad";
+    case DT_OP_TANH_GRAD: return "tanh_grad";
     case DT_OP_COUNT: break;
   }
   return "unknown operation";
@@ -58,6 +61,9 @@ static inline int dt_k_op_inputs(dt_op op) {
     case DT_OP_GREATER:
     case DT_OP_MATMUL:
     case DT_OP_MSE:
+    case DT_OP_RELU_GRAD:
+    case DT_OP_SIGMOID_GRAD:
+    case DT_OP_TANH_GRAD:
       return 2;
     case DT_OP_WHERE:
       return 3;

@@ -64,6 +64,11 @@ DT_K_MAP_KERNEL(dt_k_mul_scalar_f32, 1, float, float, float, x0 * s)
 DT_K_MAP_KERNEL(dt_k_add_scalar_i64, 1, int64_t, int64_t, int64_t, dt_k_d2i((double)x0 + (double)s))
 DT_K_MAP_KERNEL(dt_k_mul_scalar_i64, 1, int64_t, int64_t, int64_t, dt_k_d2i((double)x0 * (double)s))
 
+/* ---- activation gradients (x0 the activation's input or output, x1 the gradient) ---- */
+DT_K_MAP_KERNEL(dt_k_relu_grad_f32, 2, float, float, float, x0 > 0.0f ? x1 : 0.0f)
+DT_K_MAP_KERNEL(dt_k_sigmoid_grad_f32, 2, float, float, float, x1 * x0 * (1.0f - x0))
+DT_K_MAP_KERNEL(dt_k_tanh_grad_f32, 2, float, float, float, x1 * (1.0f - x0 * x0))
+
 /* ---- broadcast maps ---- */
 DT_K_BCAST_KERNELS(dt_k_badd_f32, 2, float, float, float, float, x0 + x1)
 DT_K_BCAST_KERNELS(dt_k_bsub_f32, 2, float, float, float, float, x0 - x1)

@@ -346,14 +346,7 @@ static int grad_where(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
 }
 
 static int grad_relu(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
-  const dt_site *site = pass->site;
-  dt_tensor *zero = zero_like(site, g);
-  if (zero == NULL) return -1;
-  dt_tensor *mask = dt__prim_binary(site, DT_OP_GREATER, &n->in[0].val, zero);
-  dt_tensor *r = mask == NULL ? NULL : dt__prim_where(site, mask, g, zero);
-  dt__tensor_free(mask);
-  dt__tensor_free(zero);
-  return give(pass, &n->in[0], r);
+  return give(pass, &n->in[0], dt__prim_act_grad(pass->site, DT_OP_RELU_GRAD, &n->in[0].val, g));
 }
 
 static int grad_matmul(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
@@ -466,22 +459,10 @@ static int node_backward(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
       return give(pass, a, dt__prim_binary(site, DT_OP_DIV, g, &a->val));
     case DT_AD_RELU:
       return grad_relu(pass, n, g);
-    case DT_AD_SIGMOID: { /* g*y*(1-y) = g*y - (g*y)*y */
-      dt_tensor *gy = dt__prim_binary(site, DT_OP_MUL, g, &n->out);
-      if (gy == NULL) return -1;
-      dt_tensor *gyy = dt__prim_binary(site, DT_OP_MUL, gy, &n->out);
-      dt_tensor *r = gyy == NULL ? NULL : dt__prim_binary(site, DT_OP_SUB, gy, gyy);
-      dt__tensor_free(gy);
-      dt__tensor_free(gyy);
-      return give(pass, a, r);
-    }
-    case DT_AD_TANH: { /* g*(1-y^2) = g - g*y*y */
-      dt_tensor *yy = dt__prim_binary(site, DT_OP_MUL, &n->out, &n->out);
-      dt_tensor *gyy = binary_own(site, DT_OP_MUL, yy, g);
-      dt_tensor *r = gyy == NULL ? NULL : dt__prim_binary(site, DT_OP_SUB, g, gyy);
-      dt__tensor_free(gyy);
-      return give(pass, a, r);
-    }
+    case DT_AD_SIGMOID: /* g*y*(1-y) */
+      return give(pass, a, dt__prim_act_grad(site, DT_OP_SIGMOID_GRAD, &n->out, g));
+    case DT_AD_TANH: /* g*(1-y^2) */
+      return give(pass, a, dt__prim_act_grad(site, DT_OP_TANH_GRAD, &n->out, g));
     case DT_AD_SUM:
       return give(pass, a, expand(site, g, &a->val));
     case DT_AD_MEAN: {

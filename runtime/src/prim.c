@@ -8,54 +8,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "kernels/opinfo.h"
 
-static const char *op_name(dt_op op) {
-  switch (op) {
-    case DT_OP_FILL:
-      return "fill";
-    case DT_OP_ADD:
-      return "add";
-    case DT_OP_SUB:
-      return "sub";
-    case DT_OP_MUL:
-      return "mul";
-    case DT_OP_DIV:
-      return "div";
-    case DT_OP_GREATER:
-      return "greater";
-    case DT_OP_WHERE:
-      return "where";
-    case DT_OP_ADD_SCALAR:
-      return "add_scalar";
-    case DT_OP_MUL_SCALAR:
-      return "mul_scalar";
-    case DT_OP_NEG:
-      return "neg";
-    case DT_OP_EXP:
-      return "exp";
-    case DT_OP_LOG:
-      return "log";
-    case DT_OP_RELU:
-      return "relu";
-    case DT_OP_SIGMOID:
-      return "sigmoid";
-    case DT_OP_TANH:
-      return "tanh";
-    case DT_OP_SUM_DIM:
-      return "sum_dim";
-    case DT_OP_MATMUL:
-      return "matmul";
-    case DT_OP_TRANSPOSE:
-      return "transpose";
-    case DT_OP_COPY_SLICE:
-      return "copy_slice";
-    case DT_OP_MSE:
-      return "mse";
-    case DT_OP_COUNT:
-      break;
-  }
-  return "unknown op";
-}
 
 /* "[2, 3]" */
 static const char *shape_string(int rank, const int64_t *shape, char *buf, size_t n) {
@@ -81,7 +35,7 @@ static dt_tensor *run_into(const dt_site *site, dt_tensor *out, dt_op_desc *desc
   desc->out = out->storage->data;
   if (out->storage->iface->run(out->storage->ordinal, desc) != 0) {
     char what[64];
-    snprintf(what, sizeof what, "run %s", op_name(desc->op));
+    snprintf(what, sizeof what, "run %s", dt_k_op_name(desc->op));
     dt__device_failure(site, out->storage, what, out->device);
     dt__tensor_free(out);
     return NULL;
@@ -199,6 +153,25 @@ static dt_tensor *map_op(const dt_site *site, dt_op op, const dt_tensor *a, floa
   dt_op_desc desc = {.op = op, .kind = a->kind, .out_kind = a->kind, .n = out->numel};
   desc.in[0] = a->storage->data;
   desc.u.scalar.value = s;
+  return run_into(site, out, &desc);
+}
+
+dt_tensor *dt__prim_act_grad(const dt_site *site, dt_op op, const dt_tensor *v, const dt_tensor *g) {
+  if (!same_shape(v, g) || v->kind != DT_FLOAT || g->kind != DT_FLOAT) {
+    char s0[128], s1[128];
+    dt__fail(site, DT_ERR_SHAPE, "The %s of shape %s cannot take a gradient of shape %s",
+             dt_k_op_name(op), shape_string(v->rank, v->shape, s0, sizeof s0),
+             shape_string(g->rank, g->shape, s1, sizeof s1));
+    return NULL;
+  }
+  dt_tensor *out = dt__tensor_new(site, g->device, DT_FLOAT, g->rank, g->shape);
+  if (out == NULL) return NULL;
+  dt_op_desc desc = {.op = op, .kind = DT_FLOAT, .out_kind = DT_FLOAT, .n = out->numel};
+  desc.in[0] = v->storage->data;
+  desc.in[1] = g->storage->data;
+  desc.u.bcast.rank = g->rank;
+  memcpy(desc.u.bcast.shape, g->shape, (size_t)g->rank * sizeof *g->shape);
+  desc.u.bcast.contiguous = 1;
   return run_into(site, out, &desc);
 }
 

@@ -138,6 +138,10 @@ static int cpu_run(int ordinal, const dt_op_desc *op) {
       return cpu_copy_slice(op);
     case DT_OP_MSE:
       return cpu_mse(op);
+    case DT_OP_RELU_GRAD:
+    case DT_OP_SIGMOID_GRAD:
+    case DT_OP_TANH_GRAD:
+      return cpu_act_grad(op);
     case DT_OP_COUNT:
       break;
   }

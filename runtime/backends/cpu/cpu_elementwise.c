@@ -223,6 +223,9 @@ static cpu_row_fn binary_row(dt_op op, dt_kind k) {
     case DT_OP_TRANSPOSE:
     case DT_OP_COPY_SLICE:
     case DT_OP_MSE:
+    case DT_OP_RELU_GRAD:
+    case DT_OP_SIGMOID_GRAD:
+    case DT_OP_TANH_GRAD:
     case DT_OP_COUNT:
       break;
   }
@@ -356,5 +359,29 @@ int cpu_unary(const dt_op_desc *op) {
   const int64_t grain = (k == DT_OP_NEG || k == DT_OP_RELU) ? CPU_PARALLEL_GRAIN
                                                             : CPU_PARALLEL_GRAIN / 8;
   cpu_parallel_for(op->n, grain, unary_range, (void *)op);
+  return 0;
+}
+
+/* ---- activation gradients: two same-shape float inputs, one pass ---- */
+
+static void act_grad_range(void *ctx, int64_t b, int64_t e) {
+  const dt_op_desc *op = ctx;
+  const float *restrict v = op->in[0];
+  const float *restrict g = op->in[1];
+  float *restrict o = op->out;
+  if (op->op == DT_OP_RELU_GRAD) /* both loaded, then selected: the vectorizer's blend */
+    for (int64_t i = b; i < e; i++) {
+      const float x = v[i], y = g[i];
+      o[i] = x > 0.0f ? y : 0.0f;
+    }
+  else if (op->op == DT_OP_SIGMOID_GRAD)
+    for (int64_t i = b; i < e; i++) o[i] = g[i] * v[i] * (1.0f - v[i]);
+  else /* tanh */
+    for (int64_t i = b; i < e; i++) o[i] = g[i] * (1.0f - v[i] * v[i]);
+}
+
+int cpu_act_grad(const dt_op_desc *op) {
+  if (op->kind != DT_FLOAT) return cpu_set_error("activation gradient: unsupported kind", op);
+  cpu_parallel_for(op->n, CPU_PARALLEL_GRAIN, act_grad_range, (void *)op);
   return 0;
 }

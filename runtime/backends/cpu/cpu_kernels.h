@@ -13,6 +13,7 @@ int cpu_scalar(const dt_op_desc *op);     /* ADD_SCALAR MUL_SCALAR */
 int cpu_unary(const dt_op_desc *op);      /* NEG EXP LOG RELU SIGMOID TANH */
 int cpu_sum_dim(const dt_op_desc *op);
 int cpu_mse(const dt_op_desc *op);
+int cpu_act_grad(const dt_op_desc *op); /* RELU_GRAD SIGMOID_GRAD TANH_GRAD */
 int cpu_matmul(const dt_op_desc *op);
 int cpu_transpose(const dt_op_desc *op);
 int cpu_copy_slice(const dt_op_desc *op);

@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define DT_BACKEND_API_VERSION 1
+#define DT_BACKEND_API_VERSION 2 /* 2: the activation gradients (DT_OP_*_GRAD) */
 
 typedef enum dt_op {
   DT_OP_FILL,       /* out[i] = u.scalar.value, converted to out_kind */
@@ -52,6 +52,10 @@ typedef enum dt_op {
   DT_OP_MSE,        /* out (one float) = mean over n of (in0[i] - in1[i])^2; same n elements.
                        Here desc.n counts the INPUT elements (the runtime also sets u.reduce to
                        outer = inner = 1, len = n, scale = 1/n); n = 0 gives NaN. */
+  DT_OP_RELU_GRAD,    /* float map of two same-shape inputs (the backward pass's fused kernels):
+                         out = in0 > 0 ? in1 : 0 -- in0 relu's input, in1 its output's gradient */
+  DT_OP_SIGMOID_GRAD, /* out = in1 * in0 * (1 - in0) -- in0 sigmoid's output */
+  DT_OP_TANH_GRAD,    /* out = in1 * (1 - in0 * in0) -- in0 tanh's output */
   DT_OP_COUNT
 } dt_op;
 
