@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <cmocka.h>
@@ -422,14 +424,26 @@ static void test_fixit_outputs(void **state) {
   free(R);
 }
 
+/* --fix rewrites the file in place: its text fixed, its mode as it was (an unusual one, so
+   neither the temporary's 0600 nor the umask's default can pass for it), and a symbolic link
+   to it still a link. */
 static void test_fix_in_place(void **state) {
   e2e *e = *state;
-  free(fx_write(e->dir, "buggy.c", BUGGY));
+  char *p = fx_write(e->dir, "buggy.c", BUGGY);
+  assert_int_equal(chmod(p, 0751), 0);
+  char *link = NULL;
+  if (asprintf(&link, "%s/link.c", e->dir) < 0) abort();
+  assert_int_equal(symlink("buggy.c", link), 0);
   char *I = inc(e), *R = rules_of(e);
-  assert_int_equal(run(e, "--no-cache %s --fix buggy.c %s", R, I), 1); /* what was found */
+  assert_int_equal(run(e, "--no-cache %s --fix link.c %s", R, I), 1); /* what was found */
   assert_non_null(strstr(e->err, "applied the fixes of 1 finding"));
-  char *p = NULL;
-  if (asprintf(&p, "%s/buggy.c", e->dir) < 0) abort();
+  struct stat st;
+  assert_int_equal(lstat(link, &st), 0);
+  assert_true(S_ISLNK(st.st_mode));
+  free(link);
+  assert_int_equal(stat(p, &st), 0);
+  assert_int_equal(st.st_mode & 07777, 0751);
+  assert_int_equal(st.st_uid, getuid());
   char *fixed = fx_read(p);
   free(p);
   char *want = replaced(BUGGY, "dt_add(a, b)", "dt_add(a, " BUGGY_FIX ")");
