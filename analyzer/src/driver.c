@@ -78,6 +78,7 @@ static tc_engine_opts engine_opts(const tc_options *o, const tc_options *cli) {
   eo.disabled_rules = (const char *const *)cli->disable_rules;
   eo.n_disabled_rules = cli->n_disable_rules;
   eo.jobs = o->jobs > 0 ? (unsigned)o->jobs : (unsigned)tc_jobs_cores();
+  eo.observe = cli->observe ? cli->observe : o->observe;
   /* TAGCHECK_GROUPS=N: analyze the roots in N groups whatever the program's size (tests) */
   const char *g = getenv("TAGCHECK_GROUPS");
   if (g && atoi(g) > 0) eo.groups = (unsigned)atoi(g);
@@ -337,7 +338,7 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
     for (size_t k = 0; k < n; k++)
       if (ul->units[idx[k]].failure)
         tc_report_add_failure(r, ul->files[idx[k]], ul->units[idx[k]].failure);
-    uint64_t key = cache ? results_cache_key(rules, ul, idx, n, eo) : 0;
+    uint64_t key = cache && !eo->observe ? results_cache_key(rules, ul, idx, n, eo) : 0;
     if (key && tc_cache_load_results(cache, key, r) == 0) {
       t->n_reused++;
       continue;
@@ -363,8 +364,10 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
     memset(&es, 0, sizeof es);
     eo->stats = &es;
     char *why = NULL;
-    int arc = o->worker_exe ? tc_isolated_analyze(prog, rules, eo, o->unit_timeout, &part, &why)
-                            : tc_engine_analyze(prog, rules, eo, &part);
+    /* observations stay in the process that makes them: no isolated child then */
+    int arc = o->worker_exe && !eo->observe
+                  ? tc_isolated_analyze(prog, rules, eo, o->unit_timeout, &part, &why)
+                  : tc_engine_analyze(prog, rules, eo, &part);
     eo->stats = NULL;
     tc_program_free(prog);
     if (arc < 0) {
@@ -760,8 +763,9 @@ static void session_analyze(void *arg) {
   tc_rules_describe(c->s->rules, r);
   tc_engine_opts eo = engine_opts(c->s->opts, tc_config_scope_cli(c->s->scope));
   char *why = NULL;
-  int arc = o->worker_exe ? tc_isolated_analyze(pr.prog, c->s->rules, &eo, o->unit_timeout, r, &why)
-                          : tc_engine_analyze(pr.prog, c->s->rules, &eo, r);
+  int arc = o->worker_exe && !eo.observe
+                ? tc_isolated_analyze(pr.prog, c->s->rules, &eo, o->unit_timeout, r, &why)
+                : tc_engine_analyze(pr.prog, c->s->rules, &eo, r);
   if (arc < 0) {
     snprintf(c->err, c->err_len, "the analysis ran out of memory");
     tc_parse_result_free(&pr);
