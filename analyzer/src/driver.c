@@ -29,6 +29,7 @@
 #include "driver/worker.h"
 #include "engine/engine.h"
 #include "report/fingerprint.h"
+#include "report/given_paths.h"
 #include "report/output.h"
 #include "util/bytes.h"
 
@@ -179,7 +180,7 @@ static char **compiler_args(const tc_options *o) {
 static int build_units(const tc_options *o, tc_compdb *db, unit_list *ul, tc_selection *sel) {
   char err[TC_ERR_LEN];
   if (o->compdb_dir && tc_compdb_load(o->compdb_dir, db, err, sizeof err) != 0) {
-    fprintf(stderr, "tagcheck: %s\n", err);
+    tc_print_problem("tagcheck", "error", err);
     return 2;
   }
   if (o->compdb_dir && db->n_skipped && !o->quiet)
@@ -451,7 +452,7 @@ static int close_output(const tc_options *o, output *out) {
   }
   bad |= fclose(out->f) != 0;
   if (!bad && tc_write_file_atomically(o->output, out->buf, out->len) != 0) {
-    fprintf(stderr, "tagcheck: %s: cannot write the report: %s (the previous file is kept)\n",
+    fprintf(stderr, "%s: error: cannot write the report: %s (the previous file is kept)\n",
             o->output, strerror(errno));
     bad = 1;
   }
@@ -459,7 +460,7 @@ static int close_output(const tc_options *o, output *out) {
   return bad ? -1 : 0;
 }
 
-static void summary(const tc_report *r, size_t n_cached) {
+static void summary(const tc_report *r, const tc_options *o, size_t n_cached) {
   size_t errors = 0, warnings = 0, suppressed = 0;
   for (size_t i = 0; i < r->n_diags; i++) {
     if (r->diags[i].suppressed) suppressed++;
@@ -471,12 +472,21 @@ static void summary(const tc_report *r, size_t n_cached) {
   if (suppressed) fprintf(stderr, " (%zu suppressed)", suppressed);
   fprintf(stderr, " in %zu unit%s", r->n_units, r->n_units == 1 ? "" : "s");
   if (n_cached) fprintf(stderr, " (%zu from cache)", n_cached);
+  if (r->baseline_applied)
+    fprintf(stderr, "; %zu known finding%s hidden by the baseline", r->n_baseline_known,
+            r->n_baseline_known == 1 ? "" : "s");
   if (r->n_failures)
     fprintf(stderr, "; %zu could not be analyzed", r->n_failures);
   fputc('\n', stderr);
-  for (size_t i = 0; i < r->n_failures; i++)
-    fprintf(stderr, "tagcheck: %s: not analyzed completely: %s\n", r->failures[i].file,
-            r->failures[i].reason);
+  tc_given_paths g;
+  (void)tc_given_paths_init(&g, o);
+  for (size_t i = 0; i < r->n_failures; i++) {
+    char *reason = tc_given_reason(&g, r->failures[i].file, r->failures[i].reason);
+    fprintf(stderr, "%s: note: not analyzed completely: %s\n",
+            tc_given_path(&g, r->failures[i].file), reason ? reason : r->failures[i].reason);
+    free(reason);
+  }
+  tc_given_paths_free(&g);
 }
 
 /* The peak resident memory, in KiB, of this process (who = RUSAGE_SELF) or of the largest child
@@ -520,7 +530,7 @@ int tc_driver_run(tc_options *o) {
   char cwd[4096];
   const char *start = o->compdb_dir ? o->compdb_dir : getcwd(cwd, sizeof cwd);
   if (tc_config_load(o, start ? start : ".", err, sizeof err) != 0) {
-    fprintf(stderr, "tagcheck: %s\n", err);
+    tc_print_problem("tagcheck", "error", err);
     goto done;
   }
   if (!(scope = tc_config_scope_new(&cli, o))) {
@@ -530,7 +540,7 @@ int tc_driver_run(tc_options *o) {
   if (!o->dump_ir) {
     rules = load_rules(o, err, sizeof err);
     if (!rules) {
-      fprintf(stderr, "tagcheck: %s\n", err);
+      tc_print_problem("tagcheck", "error", err);
       goto done;
     }
     /* the rules' metadata: every rule id named must be one of them */
@@ -547,7 +557,7 @@ int tc_driver_run(tc_options *o) {
       goto done;
     }
     if (tc_check_rule_ids(o, &r, err, sizeof err) != 0) {
-      fprintf(stderr, "tagcheck: %s\n", err);
+      tc_print_problem("tagcheck", "error", err);
       goto done;
     }
   }
@@ -599,7 +609,7 @@ int tc_driver_run(tc_options *o) {
     tc_ir_dump(prog, out.f);
     if (close_output(o, &out) != 0) goto done;
     for (size_t i = 0; i < r.n_failures; i++)
-      fprintf(stderr, "tagcheck: %s: %s\n", r.failures[i].file, r.failures[i].reason);
+      fprintf(stderr, "%s: error: %s\n", r.failures[i].file, r.failures[i].reason);
     status = r.n_failures ? 3 : 0;
     goto done;
   }
@@ -624,14 +634,14 @@ int tc_driver_run(tc_options *o) {
     for (size_t u = 0; u < ul.n && !read; u++)
       read = tc_selection_has_unit(&(tc_selection){&sel.files[f], 1}, ul.files[u], &ul.units[u]);
     if (!read)
-      fprintf(stderr, "tagcheck: %s: warning: no unit of the compilation database includes it; "
+      fprintf(stderr, "%s: warning: no unit of the compilation database includes it; "
                       "nothing analyzed for it\n", sel.files[f]);
   }
   t_analyzed = now_s();
   tc_apply_suppressions(&r);
   tc_apply_rule_settings_by_file(&r, o, tc_config_scope_lookup, scope);
   if (o->baseline && tc_apply_baseline(&r, o->baseline, o, err, sizeof err) != 0) {
-    fprintf(stderr, "tagcheck: %s\n", err);
+    tc_print_problem("tagcheck", "error", err);
     goto done;
   }
   tc_report_sort(&r);
@@ -643,7 +653,7 @@ int tc_driver_run(tc_options *o) {
     status = 2;
     goto done;
   }
-  if (!o->quiet) summary(&r, n_cached);
+  if (!o->quiet) summary(&r, o, n_cached);
   if (stats)
     fprintf(stderr,
             "tagcheck: stats: lower %.3f s, merge %.3f s, analysis %.3f s, report %.3f s; "

@@ -282,7 +282,7 @@ int tc_fix_outputs(const tc_report *r, const tc_options *o) {
     if (f && fclose(f) != 0) bad = 1;
     if (bad) errno = ENOMEM;
     if (bad || tc_write_file_atomically(o->export_fixes, yaml, len) != 0) {
-      fprintf(stderr, "tagcheck: %s: cannot write the fixes: %s\n", o->export_fixes,
+      fprintf(stderr, "%s: error: cannot write the fixes: %s\n", o->export_fixes,
               strerror(errno));
       free(yaml);
       return -1;
@@ -293,7 +293,7 @@ int tc_fix_outputs(const tc_report *r, const tc_options *o) {
     size_t applied = 0, skipped = 0;
     char err[1024] = "";
     if (tc_fix_apply(r, &applied, &skipped, err, sizeof err) != 0) {
-      fprintf(stderr, "tagcheck: %s\n", err[0] ? err : "out of memory applying the fixes");
+      tc_print_problem("tagcheck", "error", err[0] ? err : "out of memory applying the fixes");
       return -1;
     }
     if (!o->quiet)
