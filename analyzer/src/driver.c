@@ -177,9 +177,10 @@ static char **compiler_args(const tc_options *o) {
 /* Fills ul from the options. With -p, every entry of the database is a unit (named files
    select the programs to report on, see driver/selection.h); FILE -- ARGS adds units of their
    own. Returns 0, or 2 (bad usage, unreadable database) with a message printed. */
-static int build_units(const tc_options *o, tc_compdb *db, unit_list *ul, tc_selection *sel) {
+static int build_units(const tc_options *o, tc_compdb *db, int db_loaded, unit_list *ul,
+                       tc_selection *sel) {
   char err[TC_ERR_LEN];
-  if (o->compdb_dir && tc_compdb_load(o->compdb_dir, db, err, sizeof err) != 0) {
+  if (o->compdb_dir && !db_loaded && tc_compdb_load(o->compdb_dir, db, err, sizeof err) != 0) {
     tc_print_problem("tagcheck", "error", err);
     return 2;
   }
@@ -529,7 +530,28 @@ int tc_driver_run(tc_options *o) {
 
   char cwd[4096];
   const char *start = o->compdb_dir ? o->compdb_dir : getcwd(cwd, sizeof cwd);
-  if (tc_config_load(o, start ? start : ".", err, sizeof err) != 0) {
+  /* An out-of-tree build folder (-p ../build-x) has no configuration above it: the run's comes
+     from the project's sources then, as each file's own does — above the database's first
+     entry. */
+  int db_loaded = 0;
+  char *project_dir = NULL;
+  char *found = o->compdb_dir && !o->n_files && !o->config ? tc_config_find(start) : NULL;
+  if (o->compdb_dir && !o->n_files && !o->config && !found) {
+    if (tc_compdb_load(o->compdb_dir, &db, err, sizeof err) != 0) {
+      tc_print_problem("tagcheck", "error", err);
+      goto done;
+    }
+    db_loaded = 1;
+    if (db.n && (project_dir = strdup(db.cmds[0].file))) {
+      char *slash = strrchr(project_dir, '/');
+      if (slash && slash != project_dir) *slash = '\0';
+      start = project_dir;
+    }
+  }
+  free(found);
+  int config_rc = tc_config_load(o, start ? start : ".", err, sizeof err);
+  free(project_dir);
+  if (config_rc != 0) {
     tc_print_problem("tagcheck", "error", err);
     goto done;
   }
@@ -561,7 +583,7 @@ int tc_driver_run(tc_options *o) {
       goto done;
     }
   }
-  status = build_units(o, &db, &ul, &sel);
+  status = build_units(o, &db, db_loaded, &ul, &sel);
   if (status != 0) goto done;
   status = 2;
   if (!o->no_cache) {

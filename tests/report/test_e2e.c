@@ -292,6 +292,26 @@ static void test_nearest_config_per_file(void **state) {
   free(I);
 }
 
+/* An out-of-tree build folder (-p ../build) has no configuration above it: the project's
+   .tagcheck.json, above the sources, still sets the run's settings (fail-on here) and judges
+   the files (severity). */
+static void test_out_of_tree_build_finds_the_project_config(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "proj/src/c.c", BUGGY));
+  free(fx_write(e->dir, "proj/.tagcheck.json",
+                "{\"severity\": {\"backend-mismatch\": \"warning\"}, \"fail-on\": \"error\"}"));
+  char *db = NULL;
+  if (asprintf(&db,
+               "[{\"directory\": \"%s/build\", \"file\": \"%s/proj/src/c.c\", \"arguments\": "
+               "[\"cc\", \"-c\", \"-I%s/runtime/include\", \"%s/proj/src/c.c\"]}]\n",
+               e->dir, e->dir, e->src, e->dir) < 0)
+    abort();
+  free(fx_write(e->dir, "build/compile_commands.json", db));
+  free(db);
+  assert_int_equal(run(e, "--no-cache -p build"), 0); /* fail-on error: a warning passes */
+  if (!strstr(e->out, "c.c:9:18: warning: ")) fail_msg("stdout:\n%s", e->out);
+}
+
 static void test_failed_unit(void **state) {
   e2e *e = *state;
   free(fx_write(e->dir, "good.c", BUGGY));
@@ -627,6 +647,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_baseline_survives_inserted_lines, setup, teardown),
       cmocka_unit_test_setup_teardown(test_config_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_nearest_config_per_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_out_of_tree_build_finds_the_project_config, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_failed_unit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_file_lines_start_with_the_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_shards_and_merge, setup, teardown),
