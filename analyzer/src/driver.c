@@ -410,19 +410,35 @@ static void keep_selected(tc_report *r, tc_selection *sel) {
 }
 
 /* Without a database: name the functions the units call with tensors or devices that none of
-   them defines (their results are unknown to the analysis). */
+   them defines (their results are unknown to the analysis). In text on standard output — where
+   a build that runs tagcheck as its clang-tidy shows it, hiding standard error — one note per
+   function at its first call, FILE:LINE:COL: first; else one line on standard error. */
 static void note_calls_elsewhere(const tc_options *o, const unit_list *ul, const tc_rules *rules) {
   if (o->compdb_dir || o->quiet) return;
-  const char *names[6];
-  size_t n = tc_calls_defined_elsewhere(ul->units, ul->n, rules, names, 6);
+  tc_call_elsewhere calls[6];
+  size_t n = tc_calls_defined_elsewhere(ul->units, ul->n, rules, calls, 6);
   if (!n) return;
+  const char *why = "defined in no file given, so %s tags are unknown here: analyze the whole "
+                    "program with -p DIR (a compile_commands.json) to follow them";
+  if (o->format == TC_FORMAT_TEXT && (!o->output || strcmp(o->output, "-") == 0)) {
+    tc_given_paths g;
+    (void)tc_given_paths_init(&g, o);
+    for (size_t i = 0; i < n && i < 6; i++) {
+      printf("%s:%u:%u: note: %s is ", tc_given_path(&g, calls[i].file), calls[i].line,
+             calls[i].col, calls[i].name);
+      printf(why, "its");
+      putchar('\n');
+    }
+    if (n > 6) printf("tagcheck: note: and %zu more functions\n", n - 6);
+    tc_given_paths_free(&g);
+    return;
+  }
   fprintf(stderr, "tagcheck: note: ");
-  for (size_t i = 0; i < n && i < 5; i++) fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
+  for (size_t i = 0; i < n && i < 5; i++) fprintf(stderr, "%s%s", i ? ", " : "", calls[i].name);
   if (n > 5) fprintf(stderr, " and %zu more", n - 5);
-  fprintf(stderr,
-          " %s defined in no file given, so %s tags are unknown here: analyze the whole "
-          "program with -p DIR (a compile_commands.json) to follow them\n",
-          n == 1 ? "is" : "are", n == 1 ? "its" : "their");
+  fprintf(stderr, " %s ", n == 1 ? "is" : "are");
+  fprintf(stderr, why, n == 1 ? "its" : "their");
+  fputc('\n', stderr);
 }
 
 /* The report goes to stdout, or to memory and then replaces -o's file atomically: a full disk
