@@ -262,8 +262,8 @@ static void test_bad_inputs(void **state) {
   assert_int_equal(tc_merge_main(4, a2), 2);
   /* a run that names no tool cannot be kept as its tool's own: refused */
   char *anonymous = fx_write(dir, "anon.sarif", "{\"version\": \"2.1.0\", \"runs\": [{\"results\": []}]}");
-  char *a6[] = {"merge", "-o", out, anonymous, NULL};
-  assert_int_equal(tc_merge_main(4, a6), 2);
+  char *a_anon[] = {"merge", "-o", out, anonymous, NULL};
+  assert_int_equal(tc_merge_main(4, a_anon), 2);
   free(anonymous);
   char *a3[] = {"merge", "-o", out, NULL};
   assert_int_equal(tc_merge_main(3, a3), 2);
