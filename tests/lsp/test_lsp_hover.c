@@ -2,7 +2,8 @@
  * the tensor under the cursor as the analysis sees it there — a cpu tensor, a cuda one, an
  * autodiff-wrapped one, one whose device depends on a branch (both tags listed, the joined
  * backend unknown), one in a function of another unit (known from the caller through the
- * compile database: the whole program), a ggml tensor before and after its context is
+ * compile database: the whole program; as a call's argument and as the parameter in the
+ * signature), a ggml tensor before and after its context is
  * allocated, and null where there is no tensor. Positions are found in the fixtures' text
  * (tests/lsp/fixtures/hover_*.c), never hard-coded. */
 #include <setjmp.h>
@@ -182,6 +183,8 @@ static void test_hover_from_another_unit(void **state) {
   hover_at(s, uri, text, "dt_mul(t", 7, &md, &start);
   assert_has(md, "**`t`**: tensor on `cuda:0`");
   assert_has(md, "- kind: `float`");
+  hover_at(s, uri, text, "dt_tensor *t)", 11, &md, &start); /* the parameter, in the signature */
+  assert_has(md, "**`t`**: tensor on `cuda:0`");
   free(uri);
   free(text);
   free(main_uri);

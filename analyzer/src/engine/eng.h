@@ -647,6 +647,8 @@ uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *han
 tc_observe *observe_questions_of(const tc_observe *o); /* the same questions, no answers */
 /* Before in is applied to s: the call arguments at a position asked about. */
 void observe_before(frame *f, const astate *s, const tc_insn *in);
+/* At a function's entry (state entry): its parameters, by their names in the signature. */
+void observe_entry(frame *f, const astate *entry);
 /* After: in's result, in the states out->items[first..] it produced. */
 void observe_after(frame *f, const state_list *out, size_t first, const tc_insn *in);
 /* Folds what e observed into the caller's questions (and describes their answers). */

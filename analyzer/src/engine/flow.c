@@ -990,6 +990,7 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
   c.work_start = start;
   c.budget = budget;
   int aborted = 0;
+  if (e->observe) observe_entry(&c.fr, &entry);
   add_state(&c, 0, entry, 0);
   while (c.w.n && !aborted) {
     uint32_t b = wl_pop(&c.w);

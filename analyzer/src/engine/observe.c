@@ -198,6 +198,18 @@ void observe_before(frame *f, const astate *s, const tc_insn *in) {
   }
 }
 
+/* The range of a variable's name (its loc is where the name starts), when q is on it. */
+static int on_name(const tc_eng *e, const tc_var *v, const question *q, tc_srcloc *range) {
+  size_t len = v->name ? strlen(tc_str(e->prog, v->name)) : 0;
+  if (!len || v->loc.line != q->line || q->col < v->loc.col || q->col >= v->loc.col + len ||
+      !same_file(e, &v->loc, q))
+    return 0;
+  *range = v->loc;
+  range->end_line = v->loc.line;
+  range->end_col = v->loc.col + (uint32_t)len;
+  return 1;
+}
+
 /* The declared name of the local in->dst is (its whole place), when q is on it and in comes
    after it: the distance from the name to in, else UINT64_MAX. */
 static uint64_t declaration_distance(const tc_eng *e, const fninfo *fi, const tc_insn *in,
@@ -205,10 +217,8 @@ static uint64_t declaration_distance(const tc_eng *e, const fninfo *fi, const tc
   if (in->dst.root != TC_ROOT_LOCAL || in->dst.n_elems || in->dst.id >= fi->fn->n_locals)
     return UINT64_MAX;
   const tc_var *v = &fi->fn->locals[in->dst.id];
-  size_t len = v->name ? strlen(tc_str(e->prog, v->name)) : 0;
-  if (v->loc.line != q->line || q->col < v->loc.col || q->col >= v->loc.col + len ||
-      !same_file(e, &v->loc, q))
-    return UINT64_MAX;
+  tc_srcloc name;
+  if (!on_name(e, v, q, &name)) return UINT64_MAX;
   if (in->loc.line < v->loc.line || (in->loc.line == v->loc.line && in->loc.col < v->loc.col))
     return UINT64_MAX;
   *var = v;
@@ -230,9 +240,7 @@ void observe_after(frame *f, const state_list *out, size_t first, const tc_insn 
     uint64_t score = declaration_distance(e, f->fi, in, q, &var);
     tc_srcloc range = in->loc;
     if (var) {
-      range = var->loc;
-      range.end_line = var->loc.line;
-      range.end_col = var->loc.col + (uint32_t)strlen(tc_str(e->prog, var->name));
+      (void)on_name(e, var, q, &range);
     } else if (holds(e, &in->loc, q)) {
       score = range_size(&in->loc);
     }
@@ -240,6 +248,30 @@ void observe_after(frame *f, const state_list *out, size_t first, const tc_insn 
     q->range = range;
     set_spelling(e, q, in->dst.root != TC_ROOT_TEMP ? in->dst.spelling : 0, in);
     for (size_t i = first; i < out->n; i++) record(f, &out->items[i], &dst, q);
+  }
+}
+
+void observe_entry(frame *f, const astate *entry) {
+  tc_eng *e = f->e;
+  const tc_function *fn = f->fi->fn;
+  for (size_t k = 0; k < e->observe->n; k++) {
+    question *q = &e->observe->q[k];
+    for (uint32_t p = 0; p < fn->n_params; p++) {
+      const tc_var *v = &fn->params[p];
+      tc_srcloc range;
+      if (!is_tensor_handle(e, &v->type) || !on_name(e, v, q, &range) || !better_or_same(q, 0))
+        continue;
+      tc_opnd o;
+      memset(&o, 0, sizeof o);
+      o.kind = TC_OPND_PATH;
+      o.path.root = TC_ROOT_PARAM;
+      o.path.id = p;
+      o.path.spelling = v->name;
+      o.type = v->type;
+      q->range = range;
+      set_spelling(e, q, v->name, NULL);
+      record(f, entry, &o, q);
+    }
   }
 }
 

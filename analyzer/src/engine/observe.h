@@ -7,8 +7,9 @@
  * Which expression a position names, among the instructions whose source the position is in:
  * a call's argument whose range holds it (its value before the call), else the instruction's
  * result (after it: the call's, or the assignment's); the name of a local variable in its
- * declaration names the value of the nearest write after it (its initializer). The smallest
- * such range wins; only tensor handles count. */
+ * declaration names the value of the nearest write after it (its initializer), a parameter's
+ * name in the signature its value at the function's entry. The smallest such range wins; only
+ * tensor handles count. */
 #ifndef TC_OBSERVE_H
 #define TC_OBSERVE_H
 
