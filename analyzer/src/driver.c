@@ -29,6 +29,7 @@
 #include "driver/worker.h"
 #include "engine/engine.h"
 #include "report/fingerprint.h"
+#include "report/given_paths.h"
 #include "report/output.h"
 #include "util/bytes.h"
 
@@ -78,6 +79,7 @@ static tc_engine_opts engine_opts(const tc_options *o, const tc_options *cli) {
   eo.disabled_rules = (const char *const *)cli->disable_rules;
   eo.n_disabled_rules = cli->n_disable_rules;
   eo.jobs = o->jobs > 0 ? (unsigned)o->jobs : (unsigned)tc_jobs_cores();
+  eo.observe = cli->observe ? cli->observe : o->observe;
   /* TAGCHECK_GROUPS=N: analyze the roots in N groups whatever the program's size (tests) */
   const char *g = getenv("TAGCHECK_GROUPS");
   if (g && atoi(g) > 0) eo.groups = (unsigned)atoi(g);
@@ -175,10 +177,11 @@ static char **compiler_args(const tc_options *o) {
 /* Fills ul from the options. With -p, every entry of the database is a unit (named files
    select the programs to report on, see driver/selection.h); FILE -- ARGS adds units of their
    own. Returns 0, or 2 (bad usage, unreadable database) with a message printed. */
-static int build_units(const tc_options *o, tc_compdb *db, unit_list *ul, tc_selection *sel) {
+static int build_units(const tc_options *o, tc_compdb *db, int db_loaded, unit_list *ul,
+                       tc_selection *sel) {
   char err[TC_ERR_LEN];
-  if (o->compdb_dir && tc_compdb_load(o->compdb_dir, db, err, sizeof err) != 0) {
-    fprintf(stderr, "tagcheck: %s\n", err);
+  if (o->compdb_dir && !db_loaded && tc_compdb_load(o->compdb_dir, db, err, sizeof err) != 0) {
+    tc_print_problem("tagcheck", "error", err);
     return 2;
   }
   if (o->compdb_dir && db->n_skipped && !o->quiet)
@@ -337,7 +340,7 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
     for (size_t k = 0; k < n; k++)
       if (ul->units[idx[k]].failure)
         tc_report_add_failure(r, ul->files[idx[k]], ul->units[idx[k]].failure);
-    uint64_t key = cache ? results_cache_key(rules, ul, idx, n, eo) : 0;
+    uint64_t key = cache && !eo->observe ? results_cache_key(rules, ul, idx, n, eo) : 0;
     if (key && tc_cache_load_results(cache, key, r) == 0) {
       t->n_reused++;
       continue;
@@ -363,8 +366,10 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
     memset(&es, 0, sizeof es);
     eo->stats = &es;
     char *why = NULL;
-    int arc = o->worker_exe ? tc_isolated_analyze(prog, rules, eo, o->unit_timeout, &part, &why)
-                            : tc_engine_analyze(prog, rules, eo, &part);
+    /* observations stay in the process that makes them: no isolated child then */
+    int arc = o->worker_exe && !eo->observe
+                  ? tc_isolated_analyze(prog, rules, eo, o->unit_timeout, &part, &why)
+                  : tc_engine_analyze(prog, rules, eo, &part);
     eo->stats = NULL;
     tc_program_free(prog);
     if (arc < 0) {
@@ -405,19 +410,35 @@ static void keep_selected(tc_report *r, tc_selection *sel) {
 }
 
 /* Without a database: name the functions the units call with tensors or devices that none of
-   them defines (their results are unknown to the analysis). */
+   them defines (their results are unknown to the analysis). In text on standard output — where
+   a build that runs tagcheck as its clang-tidy shows it, hiding standard error — one note per
+   function at its first call, FILE:LINE:COL: first; else one line on standard error. */
 static void note_calls_elsewhere(const tc_options *o, const unit_list *ul, const tc_rules *rules) {
   if (o->compdb_dir || o->quiet) return;
-  const char *names[6];
-  size_t n = tc_calls_defined_elsewhere(ul->units, ul->n, rules, names, 6);
+  tc_call_elsewhere calls[6];
+  size_t n = tc_calls_defined_elsewhere(ul->units, ul->n, rules, calls, 6);
   if (!n) return;
+  const char *why = "defined in no file given, so %s tags are unknown here: analyze the whole "
+                    "program with -p DIR (a compile_commands.json) to follow them";
+  if (o->format == TC_FORMAT_TEXT && (!o->output || strcmp(o->output, "-") == 0)) {
+    tc_given_paths g;
+    (void)tc_given_paths_init(&g, o);
+    for (size_t i = 0; i < n && i < 6; i++) {
+      printf("%s:%u:%u: note: %s is ", tc_given_path(&g, calls[i].file), calls[i].line,
+             calls[i].col, calls[i].name);
+      printf(why, "its");
+      putchar('\n');
+    }
+    if (n > 6) printf("tagcheck: note: and %zu more functions\n", n - 6);
+    tc_given_paths_free(&g);
+    return;
+  }
   fprintf(stderr, "tagcheck: note: ");
-  for (size_t i = 0; i < n && i < 5; i++) fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
+  for (size_t i = 0; i < n && i < 5; i++) fprintf(stderr, "%s%s", i ? ", " : "", calls[i].name);
   if (n > 5) fprintf(stderr, " and %zu more", n - 5);
-  fprintf(stderr,
-          " %s defined in no file given, so %s tags are unknown here: analyze the whole "
-          "program with -p DIR (a compile_commands.json) to follow them\n",
-          n == 1 ? "is" : "are", n == 1 ? "its" : "their");
+  fprintf(stderr, " %s ", n == 1 ? "is" : "are");
+  fprintf(stderr, why, n == 1 ? "its" : "their");
+  fputc('\n', stderr);
 }
 
 /* The report goes to stdout, or to memory and then replaces -o's file atomically: a full disk
@@ -448,7 +469,7 @@ static int close_output(const tc_options *o, output *out) {
   }
   bad |= fclose(out->f) != 0;
   if (!bad && tc_write_file_atomically(o->output, out->buf, out->len) != 0) {
-    fprintf(stderr, "tagcheck: %s: cannot write the report: %s (the previous file is kept)\n",
+    fprintf(stderr, "%s: error: cannot write the report: %s (the previous file is kept)\n",
             o->output, strerror(errno));
     bad = 1;
   }
@@ -456,7 +477,7 @@ static int close_output(const tc_options *o, output *out) {
   return bad ? -1 : 0;
 }
 
-static void summary(const tc_report *r, size_t n_cached) {
+static void summary(const tc_report *r, const tc_options *o, size_t n_cached) {
   size_t errors = 0, warnings = 0, suppressed = 0;
   for (size_t i = 0; i < r->n_diags; i++) {
     if (r->diags[i].suppressed) suppressed++;
@@ -468,12 +489,21 @@ static void summary(const tc_report *r, size_t n_cached) {
   if (suppressed) fprintf(stderr, " (%zu suppressed)", suppressed);
   fprintf(stderr, " in %zu unit%s", r->n_units, r->n_units == 1 ? "" : "s");
   if (n_cached) fprintf(stderr, " (%zu from cache)", n_cached);
+  if (r->baseline_applied)
+    fprintf(stderr, "; %zu known finding%s hidden by the baseline", r->n_baseline_known,
+            r->n_baseline_known == 1 ? "" : "s");
   if (r->n_failures)
     fprintf(stderr, "; %zu could not be analyzed", r->n_failures);
   fputc('\n', stderr);
-  for (size_t i = 0; i < r->n_failures; i++)
-    fprintf(stderr, "tagcheck: %s: not analyzed completely: %s\n", r->failures[i].file,
-            r->failures[i].reason);
+  tc_given_paths g;
+  (void)tc_given_paths_init(&g, o);
+  for (size_t i = 0; i < r->n_failures; i++) {
+    char *reason = tc_given_reason(&g, r->failures[i].file, r->failures[i].reason);
+    fprintf(stderr, "%s: note: not analyzed completely: %s\n",
+            tc_given_path(&g, r->failures[i].file), reason ? reason : r->failures[i].reason);
+    free(reason);
+  }
+  tc_given_paths_free(&g);
 }
 
 /* The peak resident memory, in KiB, of this process (who = RUSAGE_SELF) or of the largest child
@@ -516,8 +546,29 @@ int tc_driver_run(tc_options *o) {
 
   char cwd[4096];
   const char *start = o->compdb_dir ? o->compdb_dir : getcwd(cwd, sizeof cwd);
-  if (tc_config_load(o, start ? start : ".", err, sizeof err) != 0) {
-    fprintf(stderr, "tagcheck: %s\n", err);
+  /* An out-of-tree build folder (-p ../build-x) has no configuration above it: the run's comes
+     from the project's sources then, as each file's own does — above the database's first
+     entry. */
+  int db_loaded = 0;
+  char *project_dir = NULL;
+  char *found = o->compdb_dir && !o->n_files && !o->config ? tc_config_find(start) : NULL;
+  if (o->compdb_dir && !o->n_files && !o->config && !found) {
+    if (tc_compdb_load(o->compdb_dir, &db, err, sizeof err) != 0) {
+      tc_print_problem("tagcheck", "error", err);
+      goto done;
+    }
+    db_loaded = 1;
+    if (db.n && (project_dir = strdup(db.cmds[0].file))) {
+      char *slash = strrchr(project_dir, '/');
+      if (slash && slash != project_dir) *slash = '\0';
+      start = project_dir;
+    }
+  }
+  free(found);
+  int config_rc = tc_config_load(o, start ? start : ".", err, sizeof err);
+  free(project_dir);
+  if (config_rc != 0) {
+    tc_print_problem("tagcheck", "error", err);
     goto done;
   }
   if (!(scope = tc_config_scope_new(&cli, o))) {
@@ -527,7 +578,7 @@ int tc_driver_run(tc_options *o) {
   if (!o->dump_ir) {
     rules = load_rules(o, err, sizeof err);
     if (!rules) {
-      fprintf(stderr, "tagcheck: %s\n", err);
+      tc_print_problem("tagcheck", "error", err);
       goto done;
     }
     /* the rules' metadata: every rule id named must be one of them */
@@ -544,11 +595,11 @@ int tc_driver_run(tc_options *o) {
       goto done;
     }
     if (tc_check_rule_ids(o, &r, err, sizeof err) != 0) {
-      fprintf(stderr, "tagcheck: %s\n", err);
+      tc_print_problem("tagcheck", "error", err);
       goto done;
     }
   }
-  status = build_units(o, &db, &ul, &sel);
+  status = build_units(o, &db, db_loaded, &ul, &sel);
   if (status != 0) goto done;
   status = 2;
   if (!o->no_cache) {
@@ -596,7 +647,7 @@ int tc_driver_run(tc_options *o) {
     tc_ir_dump(prog, out.f);
     if (close_output(o, &out) != 0) goto done;
     for (size_t i = 0; i < r.n_failures; i++)
-      fprintf(stderr, "tagcheck: %s: %s\n", r.failures[i].file, r.failures[i].reason);
+      fprintf(stderr, "%s: error: %s\n", r.failures[i].file, r.failures[i].reason);
     status = r.n_failures ? 3 : 0;
     goto done;
   }
@@ -621,14 +672,14 @@ int tc_driver_run(tc_options *o) {
     for (size_t u = 0; u < ul.n && !read; u++)
       read = tc_selection_has_unit(&(tc_selection){&sel.files[f], 1}, ul.files[u], &ul.units[u]);
     if (!read)
-      fprintf(stderr, "tagcheck: %s: warning: no unit of the compilation database includes it; "
+      fprintf(stderr, "%s: warning: no unit of the compilation database includes it; "
                       "nothing analyzed for it\n", sel.files[f]);
   }
   t_analyzed = now_s();
   tc_apply_suppressions(&r);
   tc_apply_rule_settings_by_file(&r, o, tc_config_scope_lookup, scope);
   if (o->baseline && tc_apply_baseline(&r, o->baseline, o, err, sizeof err) != 0) {
-    fprintf(stderr, "tagcheck: %s\n", err);
+    tc_print_problem("tagcheck", "error", err);
     goto done;
   }
   tc_report_sort(&r);
@@ -640,7 +691,7 @@ int tc_driver_run(tc_options *o) {
     status = 2;
     goto done;
   }
-  if (!o->quiet) summary(&r, n_cached);
+  if (!o->quiet) summary(&r, o, n_cached);
   if (stats)
     fprintf(stderr,
             "tagcheck: stats: lower %.3f s, merge %.3f s, analysis %.3f s, report %.3f s; "
@@ -760,8 +811,9 @@ static void session_analyze(void *arg) {
   tc_rules_describe(c->s->rules, r);
   tc_engine_opts eo = engine_opts(c->s->opts, tc_config_scope_cli(c->s->scope));
   char *why = NULL;
-  int arc = o->worker_exe ? tc_isolated_analyze(pr.prog, c->s->rules, &eo, o->unit_timeout, r, &why)
-                          : tc_engine_analyze(pr.prog, c->s->rules, &eo, r);
+  int arc = o->worker_exe && !eo.observe
+                ? tc_isolated_analyze(pr.prog, c->s->rules, &eo, o->unit_timeout, r, &why)
+                : tc_engine_analyze(pr.prog, c->s->rules, &eo, r);
   if (arc < 0) {
     snprintf(c->err, c->err_len, "the analysis ran out of memory");
     tc_parse_result_free(&pr);

@@ -62,6 +62,10 @@ typedef struct tc_options {
                               findings and units under them are dropped (tc_path_excluded) */
   size_t n_exclude;
   char *config_loaded;     /* the configuration file merged in; NULL when none */
+  /* Positions whose tags the analysis records (engine/observe.h), borrowed: the language
+     server sets it on its own options for the analysis a hover runs. While it is set the
+     analysis runs in this process and no cached findings stand in for it. NULL: none. */
+  struct tc_observe *observe;
 } tc_options;
 
 #endif /* TC_OPTIONS_H */

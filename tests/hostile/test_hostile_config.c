@@ -267,7 +267,7 @@ static void test_compdb_trailing_garbage(void **state) {
     hx_tagcheck(&r, fx->dir, "--no-cache", "-p", dbdir, NULL);
     hx_assert_status(&r, 2);
     hx_assert_err_has(&r, dbdir);
-    hx_assert_err_has(&r, "compile_commands.json:2:3: unexpected text after");
+    hx_assert_err_has(&r, "compile_commands.json:2:3: error: unexpected text after");
     hx_result_free(&r);
     free(db);
     free(dbdir);

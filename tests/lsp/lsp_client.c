@@ -284,3 +284,32 @@ char *lsp_read_file(const char *path, size_t *len) {
   if (len) *len = s ? (size_t)n : 0;
   return s;
 }
+
+const cJSON *lsp_client_initialize(lsp_client *c, int id, int offer_utf8, int timeout_ms) {
+  if (lsp_client_sendf(c,
+                       "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"initialize\",\"params\":{"
+                       "\"processId\":null,\"rootUri\":null,\"capabilities\":{%s}}}",
+                       id, offer_utf8 ? "\"general\":{\"positionEncodings\":[\"utf-8\"]}" : "") != 0)
+    return NULL;
+  const cJSON *r = lsp_client_response(c, id, timeout_ms);
+  if (!r || cJSON_GetObjectItem(r, "error")) return NULL;
+  lsp_client_sendf(c, "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}");
+  return cJSON_GetObjectItem(r, "result");
+}
+
+int lsp_client_open(lsp_client *c, const char *uri, const char *text, int version) {
+  cJSON *p = cJSON_CreateObject();
+  cJSON *td = cJSON_AddObjectToObject(p, "textDocument");
+  cJSON_AddStringToObject(td, "uri", uri);
+  cJSON_AddStringToObject(td, "languageId", "c");
+  cJSON_AddNumberToObject(td, "version", version);
+  cJSON_AddStringToObject(td, "text", text);
+  return lsp_client_notify(c, "textDocument/didOpen", p);
+}
+
+int lsp_client_shutdown(lsp_client *c, int id, int timeout_ms) {
+  lsp_client_sendf(c, "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"shutdown\"}", id);
+  if (!lsp_client_response(c, id, timeout_ms)) return -1;
+  lsp_client_sendf(c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
+  return lsp_client_wait_exit(c, 0, timeout_ms);
+}

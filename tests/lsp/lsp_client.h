@@ -44,6 +44,14 @@ const cJSON *lsp_client_take(lsp_client *c, const char *method, const char *uri,
 /* How many messages of c->seen are notifications with this method (and uri when not NULL). */
 int lsp_client_count(const lsp_client *c, const char *method, const char *uri);
 
+/* The usual opening and closing of a session: initialize (id; offering UTF-8 positions or
+   not) then initialized, returning initialize's result (NULL: no answer or an error);
+   textDocument/didOpen of a C document; shutdown (id) then exit, returning the exit status
+   (-1: no answer in time). */
+const cJSON *lsp_client_initialize(lsp_client *c, int id, int offer_utf8, int timeout_ms);
+int lsp_client_open(lsp_client *c, const char *uri, const char *text, int version);
+int lsp_client_shutdown(lsp_client *c, int id, int timeout_ms);
+
 /* Closes the server's stdin (end of input) and/or waits for it to exit; returns its exit
    status, or -1 on timeout (the server is then killed) or when it died of a signal. */
 int lsp_client_wait_exit(lsp_client *c, int close_input, int timeout_ms);

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <cmocka.h>
@@ -211,6 +213,7 @@ static void test_baseline_survives_inserted_lines(void **state) {
   free(moved);
   assert_int_equal(run(e, "--no-cache --baseline base.sarif b.c %s", I), 0);
   assert_string_equal(e->out, "");
+  if (!strstr(e->err, "; 1 known finding hidden by the baseline")) fail_msg("stderr: %s", e->err);
   /* a second, new mismatch is reported */
   char *more = replaced(BUGGY, "  dt_free(c);\n", "  dt_add(b, a);\n  dt_free(c);\n");
   free(fx_write(e->dir, "b.c", more));
@@ -218,6 +221,18 @@ static void test_baseline_survives_inserted_lines(void **state) {
   assert_int_equal(run(e, "--no-cache --baseline base.sarif b.c %s", I), 1);
   assert_non_null(strstr(e->out, "b.c:10:"));
   assert_null(strstr(e->out, "b.c:9:"));
+  /* SARIF says what a baseline comparison found: the result left is new */
+  assert_int_equal(run(e, "--no-cache --baseline base.sarif --format sarif -o new.sarif b.c %s", I), 1);
+  cJSON *log = read_json(e, "new.sarif");
+  const cJSON *results = sarif_results(log);
+  assert_int_equal(cJSON_GetArraySize(results), 1);
+  assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(results, 0), "baselineState")->valuestring,
+                      "new");
+  cJSON_Delete(log);
+  assert_int_equal(run(e, "--no-cache --format sarif -o full.sarif b.c %s", I), 1);
+  log = read_json(e, "full.sarif"); /* no baseline: no baselineState */
+  assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(sarif_results(log), 0), "baselineState"));
+  cJSON_Delete(log);
   assert_int_equal(run(e, "--no-cache --baseline missing.sarif b.c %s", I), 2);
   assert_non_null(strstr(e->err, "missing.sarif"));
   free(I);
@@ -277,6 +292,26 @@ static void test_nearest_config_per_file(void **state) {
   free(I);
 }
 
+/* An out-of-tree build folder (-p ../build) has no configuration above it: the project's
+   .tagcheck.json, above the sources, still sets the run's settings (fail-on here) and judges
+   the files (severity). */
+static void test_out_of_tree_build_finds_the_project_config(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "proj/src/c.c", BUGGY));
+  free(fx_write(e->dir, "proj/.tagcheck.json",
+                "{\"severity\": {\"backend-mismatch\": \"warning\"}, \"fail-on\": \"error\"}"));
+  char *db = NULL;
+  if (asprintf(&db,
+               "[{\"directory\": \"%s/build\", \"file\": \"%s/proj/src/c.c\", \"arguments\": "
+               "[\"cc\", \"-c\", \"-I%s/runtime/include\", \"%s/proj/src/c.c\"]}]\n",
+               e->dir, e->dir, e->src, e->dir) < 0)
+    abort();
+  free(fx_write(e->dir, "build/compile_commands.json", db));
+  free(db);
+  assert_int_equal(run(e, "--no-cache -p build"), 0); /* fail-on error: a warning passes */
+  if (!strstr(e->out, "c.c:9:18: warning: ")) fail_msg("stdout:\n%s", e->out);
+}
+
 static void test_failed_unit(void **state) {
   e2e *e = *state;
   free(fx_write(e->dir, "good.c", BUGGY));
@@ -295,6 +330,53 @@ static void test_failed_unit(void **state) {
   assert_true(cJSON_GetArraySize(sarif_results(log)) >= 1); /* good.c still analyzed */
   cJSON_Delete(log);
   free(I);
+}
+
+static char *rules_of(const e2e *e) {
+  char *s = NULL;
+  if (asprintf(&s, "--rules '%s/rules/dt.json'", e->src) < 0) abort();
+  return s;
+}
+
+/* 1 when some line of text starts with prefix. */
+static int has_line(const char *text, const char *prefix) {
+  for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+    if (strncmp(l, prefix, strlen(prefix)) == 0) return 1;
+  return 0;
+}
+
+/* Every line about a file starts FILE:LINE:COL: or FILE: (problem matchers), with the file as
+   the command line names it (like clang): findings, notes and fix-its; a unit that fails, on
+   stdout and in the summary on stderr; a broken configuration, rules file or baseline. */
+static void test_file_lines_start_with_the_file(void **state) {
+  e2e *e = *state;
+  free(fx_write(e->dir, "sub/buggy.c", BUGGY));
+  free(fx_write(e->dir, "broken.c", "int x = ;\n"));
+  char *I = inc(e), *R = rules_of(e);
+  assert_int_equal(run(e, "--no-cache %s ./sub/buggy.c broken.c %s", R, I), 3);
+  if (!has_line(e->out, "./sub/buggy.c:9:18: error: ")) fail_msg("stdout:\n%s", e->out);
+  assert_true(has_line(e->out, "./sub/buggy.c:7:")); /* a note */
+  assert_true(has_line(e->out, "fix-it:\"./sub/buggy.c\":{9:"));
+  assert_true(has_line(e->out, "broken.c: error: could not analyze this translation unit: "));
+  if (!has_line(e->err, "broken.c: note: not analyzed completely: ")) fail_msg("stderr:\n%s", e->err);
+  assert_null(strstr(e->out, e->dir)); /* no absolute path for a file given relatively */
+
+  free(fx_write(e->dir, "cfg/.tagcheck.json", "{\n  \"disable\": [1]\n}\n"));
+  free(fx_write(e->dir, "cfg/c.c", BUGGY));
+  assert_int_equal(run(e, "--no-cache cfg/c.c %s", I), 2);
+  char *want = NULL;
+  if (asprintf(&want, "%s/cfg/.tagcheck.json:2:", e->dir) < 0) abort();
+  if (!has_line(e->err, want)) fail_msg("stderr:\n%s", e->err);
+  assert_non_null(strstr(e->err, ": error: "));
+  free(want);
+
+  free(fx_write(e->dir, "half.json", "{\"tagcheck_rules\": 1,"));
+  assert_int_equal(run(e, "--no-cache --rules half.json sub/buggy.c %s", I), 2);
+  if (!has_line(e->err, "half.json:1:")) fail_msg("stderr:\n%s", e->err);
+  assert_int_equal(run(e, "--no-cache --baseline gone.sarif sub/buggy.c %s", I), 2);
+  if (!has_line(e->err, "gone.sarif: error: ")) fail_msg("stderr:\n%s", e->err);
+  free(I);
+  free(R);
 }
 
 static void test_shards_and_merge(void **state) {
@@ -329,12 +411,6 @@ static void test_shards_and_merge(void **state) {
 #define BUGGY_FIX "dt_to_device(b, dt_device_of(a))"
 
 /* The source tree's rules (an installed, older rules/dt.json would be the default). */
-static char *rules_of(const e2e *e) {
-  char *s = NULL;
-  if (asprintf(&s, "--rules '%s/rules/dt.json'", e->src) < 0) abort();
-  return s;
-}
-
 static size_t offset_of_b(void) { return (size_t)(strstr(BUGGY, "dt_add(a, b)") + 10 - BUGGY); }
 
 static void test_fixit_outputs(void **state) {
@@ -422,14 +498,26 @@ static void test_fixit_outputs(void **state) {
   free(R);
 }
 
+/* --fix rewrites the file in place: its text fixed, its mode as it was (an unusual one, so
+   neither the temporary's 0600 nor the umask's default can pass for it), and a symbolic link
+   to it still a link. */
 static void test_fix_in_place(void **state) {
   e2e *e = *state;
-  free(fx_write(e->dir, "buggy.c", BUGGY));
+  char *p = fx_write(e->dir, "buggy.c", BUGGY);
+  assert_int_equal(chmod(p, 0751), 0);
+  char *link = NULL;
+  if (asprintf(&link, "%s/link.c", e->dir) < 0) abort();
+  assert_int_equal(symlink("buggy.c", link), 0);
   char *I = inc(e), *R = rules_of(e);
-  assert_int_equal(run(e, "--no-cache %s --fix buggy.c %s", R, I), 1); /* what was found */
+  assert_int_equal(run(e, "--no-cache %s --fix link.c %s", R, I), 1); /* what was found */
   assert_non_null(strstr(e->err, "applied the fixes of 1 finding"));
-  char *p = NULL;
-  if (asprintf(&p, "%s/buggy.c", e->dir) < 0) abort();
+  struct stat st;
+  assert_int_equal(lstat(link, &st), 0);
+  assert_true(S_ISLNK(st.st_mode));
+  free(link);
+  assert_int_equal(stat(p, &st), 0);
+  assert_int_equal(st.st_mode & 07777, 0751);
+  assert_int_equal(st.st_uid, getuid());
   char *fixed = fx_read(p);
   free(p);
   char *want = replaced(BUGGY, "dt_add(a, b)", "dt_add(a, " BUGGY_FIX ")");
@@ -559,7 +647,10 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_baseline_survives_inserted_lines, setup, teardown),
       cmocka_unit_test_setup_teardown(test_config_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_nearest_config_per_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_out_of_tree_build_finds_the_project_config, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_failed_unit, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_file_lines_start_with_the_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_shards_and_merge, setup, teardown),
       cmocka_unit_test_setup_teardown(test_fixit_outputs, setup, teardown),
       cmocka_unit_test_setup_teardown(test_fix_in_place, setup, teardown),

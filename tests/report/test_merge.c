@@ -149,6 +149,7 @@ static void test_merge_keeps_other_tools(void **state) {
   tc_report_add_builtin_rules(&s1);
   tc_loc l2 = {src, 2, 3, 0, 0};
   tc_report_add(&s1, "backend-mismatch", TC_LEVEL_ERROR, &l2, "dt_add", "f", "m2");
+  s1.baseline_applied = 1; /* a run compared with a baseline: its result is new */
   char *p1 = in(dir, "s1.sarif"), *pm = in(dir, "merged.sarif");
   write_sarif(&s1, dir, p1);
   const char *tidy_run =
@@ -176,6 +177,8 @@ static void test_merge_keeps_other_tools(void **state) {
   assert_int_equal(cJSON_GetArraySize(tc_results), 1);
   assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(tc_results, 0), "ruleId")->valuestring,
                       "backend-mismatch");
+  assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(tc_results, 0), "baselineState")
+                          ->valuestring, "new"); /* kept through the merge */
   const cJSON *tc_rule;
   cJSON_ArrayForEach(tc_rule, cJSON_GetObjectItem(cJSON_GetObjectItem(
                                   cJSON_GetObjectItem(tc, "tool"), "driver"), "rules"))
@@ -257,6 +260,11 @@ static void test_bad_inputs(void **state) {
   assert_int_equal(tc_merge_main(4, a1), 2);
   char *a2[] = {"merge", "-o", out, notsarif, NULL};
   assert_int_equal(tc_merge_main(4, a2), 2);
+  /* a run that names no tool cannot be kept as its tool's own: refused */
+  char *anonymous = fx_write(dir, "anon.sarif", "{\"version\": \"2.1.0\", \"runs\": [{\"results\": []}]}");
+  char *a_anon[] = {"merge", "-o", out, anonymous, NULL};
+  assert_int_equal(tc_merge_main(4, a_anon), 2);
+  free(anonymous);
   char *a3[] = {"merge", "-o", out, NULL};
   assert_int_equal(tc_merge_main(3, a3), 2);
   char *a4[] = {"merge", "--bogus", NULL};

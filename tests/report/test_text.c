@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -122,6 +124,51 @@ static void test_colors(void **state) {
   out = render(&r, &o);
   assert_null(strchr(out, '\033'));
   free(out);
+  tc_report_free(&r);
+  fx_options_free(&o);
+  fx_rmtree(dir);
+  fx_rmtree(out_dir);
+  free(dir);
+  free(out_dir);
+}
+
+/* --color auto on a terminal (a pseudo-terminal here) colors; NO_COLOR and TERM=dumb do not. */
+static void test_color_auto_on_a_terminal(void **state) {
+  (void)state;
+  int master = posix_openpt(O_RDWR | O_NOCTTY);
+  if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) skip(); /* no ptys here */
+  int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+  assert_true(slave >= 0);
+  fcntl(master, F_SETFL, O_NONBLOCK);
+  char *dir = fx_mkdtemp();
+  char *out_dir = fx_mkdtemp();
+  tc_report r;
+  fx_sample_report(&r, dir, out_dir);
+  tc_options o;
+  fx_options(&o, dir);
+  o.color = TC_COLOR_AUTO;
+  o.format = TC_FORMAT_TEXT;
+  const char *envs[][2] = {{"TERM", "xterm"}, {"NO_COLOR", "1"}, {"TERM", "dumb"}};
+  for (int i = 0; i < 3; i++) {
+    unsetenv("NO_COLOR");
+    setenv("TERM", "xterm", 1);
+    setenv(envs[i][0], envs[i][1], 1);
+    FILE *f = fdopen(dup(slave), "w");
+    assert_non_null(f);
+    assert_int_equal(tc_write_report(&r, &o, f), 0);
+    fclose(f);
+    char buf[8192];
+    ssize_t n = read(master, buf, sizeof buf - 1);
+    assert_true(n > 0);
+    buf[n] = '\0';
+    if (i == 0)
+      assert_non_null(strstr(buf, "\033[1;31merror:"));
+    else
+      assert_null(strchr(buf, '\033'));
+  }
+  unsetenv("NO_COLOR");
+  close(slave);
+  close(master);
   tc_report_free(&r);
   fx_options_free(&o);
   fx_rmtree(dir);
@@ -273,6 +320,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_clang_format_and_caret),
       cmocka_unit_test(test_colors),
+      cmocka_unit_test(test_color_auto_on_a_terminal),
       cmocka_unit_test(test_suppressed_hidden_unless_asked),
       cmocka_unit_test(test_failures_and_missing_sources),
       cmocka_unit_test(test_empty_report_prints_nothing),

@@ -134,7 +134,7 @@ static const tc_options *options_of(tc_config_scope *s, const char *path) {
     c->ok = 1;
     return &c->opts;
   }
-  fprintf(stderr, "tagcheck: %s\n", err);
+  tc_print_problem("tagcheck", "error", err);
   s->failed = 1;
   return s->run;
 }

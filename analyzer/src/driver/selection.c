@@ -154,7 +154,7 @@ static int symset_has(const symset *s, tc_sym x) {
 }
 
 size_t tc_calls_defined_elsewhere(const tc_job_unit *units, size_t n, const tc_rules *rules,
-                                  const char **names, size_t max) {
+                                  tc_call_elsewhere *out, size_t max) {
   size_t found = 0;
   for (size_t i = 0; i < n; i++) {
     const tc_program *p = units[i].prog;
@@ -186,9 +186,11 @@ size_t tc_calls_defined_elsewhere(const tc_job_unit *units, size_t n, const tc_r
             }
             if (elsewhere) continue;
             int dup = 0;
-            for (size_t d = 0; d < found && d < max && !dup; d++) dup = strcmp(names[d], name) == 0;
+            for (size_t d = 0; d < found && d < max && !dup; d++) dup = strcmp(out[d].name, name) == 0;
             if (dup) continue;
-            if (found < max) names[found] = name;
+            if (found < max)
+              out[found] = (tc_call_elsewhere){name, tc_str(p, in->loc.file), in->loc.line,
+                                               in->loc.col};
             found++;
           }
       }

@@ -29,10 +29,17 @@ int tc_selection_keeps(const tc_selection *s, const tc_diag *d);
 void tc_shard_components(const tc_job_unit *units, size_t n, const size_t *comp, int count,
                          int *shard);
 
-/* Up to max names (pointers into the units' programs) of functions the units call with or for
-   a tensor or a device that no unit defines and the rules do not describe. Returns how many
-   there are in all. */
+/* A function called with or for a tensor or a device that no unit given defines, and the first
+   call of it (strings point into the units' programs). */
+typedef struct tc_call_elsewhere {
+  const char *name;
+  const char *file; /* of the call */
+  unsigned line, col;
+} tc_call_elsewhere;
+
+/* Up to max functions the units call with or for a tensor or a device that no unit defines and
+   the rules do not describe. Returns how many there are in all. */
 size_t tc_calls_defined_elsewhere(const tc_job_unit *units, size_t n, const tc_rules *rules,
-                                  const char **names, size_t max);
+                                  tc_call_elsewhere *out, size_t max);
 
 #endif /* TC_SELECTION_H */

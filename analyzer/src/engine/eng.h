@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "engine/observe.h"
 #include "ir/ir.h"
 #include "report/diag.h"
 #include "rules/rules.h"
@@ -514,6 +515,9 @@ struct tc_eng {
   tc_insn **term_insn_list;
   size_t n_term_insns, cap_term_insns;
 
+  /* the positions whose tags a caller asked for (observe.c); NULL: none, nothing observed */
+  tc_observe *observe;
+
   /* scratch */
   uint32_t *visit_stamp;
   size_t cap_visit;
@@ -638,6 +642,17 @@ void api_host_access(frame *f, astate *s, const aval *ptr, tc_sym spelling);
    (t->data, t->buffer): written into the object standing for it, returned. 0 when the rules
    describe no tensor fields or the handle is not a tensor. */
 uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *handle);
+
+/* observe.c: the positions a caller asked about, matched as instructions are applied */
+tc_observe *observe_questions_of(const tc_observe *o); /* the same questions, no answers */
+/* Before in is applied to s: the call arguments at a position asked about. */
+void observe_before(frame *f, const astate *s, const tc_insn *in);
+/* At a function's entry (state entry): its parameters, by their names in the signature. */
+void observe_entry(frame *f, const astate *entry);
+/* After: in's result, in the states out->items[first..] it produced. */
+void observe_after(frame *f, const state_list *out, size_t first, const tc_insn *in);
+/* Folds what e observed into the caller's questions (and describes their answers). */
+void observe_merge(const tc_eng *e, tc_observe *into);
 
 /* findings.c */
 /* The context `parent` extended by one call (keeping the last CHAIN_K calls). */

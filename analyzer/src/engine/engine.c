@@ -86,6 +86,7 @@ static int setup(tc_eng *e, const tc_program *prog, const tc_rules *rules,
     e->disabled = opts->disabled_rules;
     e->n_disabled = opts->n_disabled_rules;
   }
+  if (opts && opts->observe && !(e->observe = observe_questions_of(opts->observe))) return -1;
   e->stamp = 1;
   e->devtypes = calloc(rules->n_device_types ? rules->n_device_types : 1, sizeof *e->devtypes);
   if (!e->devtypes) return -1;
@@ -308,6 +309,7 @@ static astate root_entry(tc_eng *e, const astate *init, const tc_map *mutable_gl
 }
 
 static void teardown(tc_eng *e) {
+  tc_observe_free(e->observe);
   for (size_t f = 0; f < e->n_fns; f++) {
     fninfo *fi = &e->fns[f];
     free(fi->rpo);
@@ -603,6 +605,7 @@ int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_en
     opts->stats->roots = 0;
     for (size_t i = 0; i < n_groups; i++) opts->stats->roots += gs[i].e->n_roots_analyzed;
   }
+  for (size_t i = 0; opts && opts->observe && i < n_groups; i++) observe_merge(gs[i].e, opts->observe);
   rc = n_groups > 1 ? merge_and_emit(gs, n_groups, out) : findings_emit(e, out);
   if (e->oom) rc = -1;
 done:

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "engine/observe.h"
 #include "ir/ir.h"
 #include "report/diag.h"
 
@@ -40,6 +41,9 @@ typedef struct tc_engine_opts {
   unsigned jobs;
   unsigned groups;
   tc_engine_stats *stats; /* filled when not NULL */
+  /* Positions whose tags to record (engine/observe.h: the language server's hover), answered
+     when the analysis returns; NULL: none (nothing is recorded, nothing costs). */
+  tc_observe *observe;
 } tc_engine_opts;
 
 

@@ -562,6 +562,8 @@ void flow_check_touches(frame *f, astate *s) {
 static void transfer(frame *f, astate s, const tc_insn *in, state_list *out) {
   tc_eng *e = f->e;
   f->in = in;
+  size_t first = out->n;
+  if (e->observe) observe_before(f, &s, in);
   switch (in->kind) {
     case TC_I_ASSIGN:
       do_assign(f, &s, in);
@@ -588,10 +590,12 @@ static void transfer(frame *f, astate s, const tc_insn *in, state_list *out) {
     }
     case TC_I_CALL:
       call_dispatch(f, s, in, out);
+      if (e->observe) observe_after(f, out, first, in);
       return;
   }
   flow_check_touches(f, &s);
   slist_push(e, out, s);
+  if (e->observe) observe_after(f, out, first, in);
 }
 
 /* ------------------------------------------------------------------ the fixpoint */
@@ -986,6 +990,7 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
   c.work_start = start;
   c.budget = budget;
   int aborted = 0;
+  if (e->observe) observe_entry(&c.fr, &entry);
   add_state(&c, 0, entry, 0);
   while (c.w.n && !aborted) {
     uint32_t b = wl_pop(&c.w);

@@ -123,3 +123,13 @@ int tc_lsp_doc_apply_edit(tc_lsp_doc *doc, unsigned start_line, unsigned start_c
   doc->len = n;
   return 0;
 }
+
+tc_unsaved_file *tc_lsp_docs_unsaved(const tc_lsp_docs *d, size_t *n) {
+  *n = 0;
+  tc_unsaved_file *u = calloc(d->n ? d->n : 1, sizeof *u);
+  for (size_t i = 0; u && i < d->n; i++) {
+    const tc_lsp_doc *o = d->items[i];
+    if (o->path) u[(*n)++] = (tc_unsaved_file){o->path, o->text, o->len};
+  }
+  return u;
+}

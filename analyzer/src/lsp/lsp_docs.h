@@ -8,6 +8,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "frontend/parse.h"
+
 typedef struct tc_lsp_doc {
   char *uri;            /* exactly as the client sent it */
   char *path;           /* local path decoded from uri; NULL when uri is not a file:// URI */
@@ -38,6 +40,10 @@ tc_lsp_doc *tc_lsp_docs_find(const tc_lsp_docs *d, const char *uri);
 tc_lsp_doc *tc_lsp_docs_find_path(const tc_lsp_docs *d, const char *path);
 /* Removes uri; returns its published object (caller deletes) so its targets can be updated. */
 cJSON *tc_lsp_docs_close(tc_lsp_docs *d, const char *uri);
+
+/* The unsaved texts of every open document that is a file (borrowed from d, valid until it
+   changes), malloc'd, their count in *n; NULL out of memory. */
+tc_unsaved_file *tc_lsp_docs_unsaved(const tc_lsp_docs *d, size_t *n);
 
 /* Replaces a document's text. Returns 0, or -1 out of memory (the old text is kept). */
 int tc_lsp_doc_set_text(tc_lsp_doc *doc, const char *text, size_t len, long long version);

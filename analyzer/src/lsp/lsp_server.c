@@ -3,7 +3,8 @@
  * complete message, and analyze a document once its edits have been quiet for the debounce
  * interval (catching up with input first, so only the latest version is analyzed). Lifecycle,
  * text synchronisation (full, or ranged edits if a client sends them), publishDiagnostics for
- * the document and the other files (headers) of its translation unit. */
+ * the document and the other files (headers) of its translation unit; quick fixes and hover
+ * (lsp_code_action.h, lsp_hover.h) answered from them. */
 #include "lsp/lsp.h"
 
 #include <signal.h>
@@ -17,6 +18,7 @@
 #include "lsp/lsp_diagnostics.h"
 #include "lsp/lsp_docs.h"
 #include "lsp/lsp_frame.h"
+#include "lsp/lsp_hover.h"
 #include "lsp/lsp_rpc.h"
 
 #ifndef TC_VERSION
@@ -31,6 +33,7 @@ enum { MSG_ERROR = 1, MSG_WARNING = 2, MSG_INFO = 3, MSG_LOG = 4 }; /* window/sh
 
 typedef struct lsp_server {
   const tc_options *opts;
+  tc_options run; /* the analyzer's: opts, and what a hover observes (lsp_hover.h) */
   FILE *out;
   tc_lsp_reader in;
   tc_lsp_docs docs;
@@ -132,13 +135,9 @@ static void analyze_doc(lsp_server *s, tc_lsp_doc *doc) {
     return;
   }
   if (!s->analyzer) return; /* the start-up error was shown once */
-  tc_unsaved_file *unsaved = calloc(s->docs.n ? s->docs.n : 1, sizeof *unsaved);
+  size_t n;
+  tc_unsaved_file *unsaved = tc_lsp_docs_unsaved(&s->docs, &n);
   if (!unsaved) return;
-  size_t n = 0;
-  for (size_t i = 0; i < s->docs.n; i++) {
-    const tc_lsp_doc *o = s->docs.items[i];
-    if (o->path) unsaved[n++] = (tc_unsaved_file){o->path, o->text, o->len};
-  }
   tc_lsp_result res;
   char err[1024];
   long long t0 = now_ms();
@@ -244,6 +243,7 @@ static void handle_initialize(lsp_server *s, const cJSON *id, const cJSON *param
   cJSON *actions = cJSON_AddObjectToObject(rc, "codeActionProvider"); /* fix-its as quick fixes */
   cJSON *kinds = cJSON_AddArrayToObject(actions, "codeActionKinds");
   cJSON_AddItemToArray(kinds, cJSON_CreateString("quickfix"));
+  cJSON_AddBoolToObject(rc, "hoverProvider", 1); /* the tag under the cursor */
   if (clangd_utf8 && !lsp_utf8) cJSON_AddStringToObject(result, "offsetEncoding", "utf-8");
   cJSON *info = cJSON_AddObjectToObject(result, "serverInfo");
   cJSON_AddStringToObject(info, "name", "tagcheck");
@@ -382,6 +382,16 @@ static void handle_code_action(lsp_server *s, const cJSON *id, const cJSON *para
   send_body(s, tc_lsp_response(id, actions));
 }
 
+static void handle_hover(lsp_server *s, const cJSON *id, const cJSON *params) {
+  char err[1024] = "";
+  cJSON *hover = tc_lsp_hover(s->analyzer, &s->run, &s->docs, params, s->utf8, err, sizeof err);
+  if (!hover) {
+    send_error(s, id, TC_LSP_INTERNAL_ERROR, "tagcheck: %s", err);
+    return;
+  }
+  send_body(s, tc_lsp_response(id, hover));
+}
+
 static void handle_request(lsp_server *s, const tc_lsp_msg *m) {
   if (s->shutdown) {
     send_error(s, m->id, TC_LSP_INVALID_REQUEST, "%s after shutdown", m->method);
@@ -395,6 +405,8 @@ static void handle_request(lsp_server *s, const tc_lsp_msg *m) {
     send_body(s, tc_lsp_response(m->id, NULL));
   } else if (strcmp(m->method, "textDocument/codeAction") == 0) {
     handle_code_action(s, m->id, m->params);
+  } else if (strcmp(m->method, "textDocument/hover") == 0) {
+    handle_hover(s, m->id, m->params);
   } else {
     send_error(s, m->id, TC_LSP_METHOD_NOT_FOUND, "tagcheck does not implement %s", m->method);
   }
@@ -488,11 +500,12 @@ int tc_lsp_serve(const tc_options *opts, FILE *in, FILE *out) {
   lsp_server s;
   memset(&s, 0, sizeof s);
   s.opts = opts;
+  s.run = *opts; /* shallow: opts owns the strings */
   s.out = out;
   s.debounce_ms = TC_LSP_DEFAULT_DEBOUNCE_MS;
   tc_lsp_reader_init(&s.in, fd);
   tc_lsp_docs_init(&s.docs);
-  s.analyzer = tc_lsp_analyzer_new(opts, s.analyzer_error, sizeof s.analyzer_error);
+  s.analyzer = tc_lsp_analyzer_new(&s.run, s.analyzer_error, sizeof s.analyzer_error);
   if (!s.analyzer) fprintf(stderr, "tagcheck --lsp: %s\n", s.analyzer_error);
 
   serve(&s);

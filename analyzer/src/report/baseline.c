@@ -87,7 +87,10 @@ int tc_apply_baseline(tc_report *r, const char *baseline_path, const tc_options 
     goto done;
   }
   if (s.n > 1) qsort(s.fps, s.n, sizeof *s.fps, cmp_str);
+  size_t before = r->n_diags;
   tc_report_filter(r, keep_new, &s);
+  r->baseline_applied = 1;
+  r->n_baseline_known += before - r->n_diags;
   rc = 0;
 done:
   free(s.fps);

@@ -79,6 +79,10 @@ typedef struct tc_report {
   tc_rule_meta *rules;
   size_t n_rules, cap_rules;
   size_t n_units; /* translation units attempted */
+  /* --baseline: the findings left are the new ones (SARIF baselineState "new"); how many
+     known ones it hid (the summary says so) */
+  int baseline_applied;
+  size_t n_baseline_known;
 } tc_report;
 
 /* ---- building reports (report/report.c) ---- */

@@ -7,11 +7,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "report/output.h"
 #include "report/strbuf.h"
+#include "util/bytes.h"
 
 void tc_fix_repls_free(tc_fix_repl *r, size_t n) {
   for (size_t i = 0; i < n; i++) free(r[i].text);
@@ -122,7 +121,8 @@ static int cmp_offset(const void *a, const void *b) {
   return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* Writes fe's edits into a temporary next to the file and renames it over the file. */
+/* Replaces fe's file by its text with fe's edits made (util/bytes.h: atomically, keeping the
+   file's mode and owner). A symbolic link is followed: its target is fixed, the link stays. */
 static int rewrite_file(tc_source_cache *sc, file_edits *fe, char *err, size_t err_len) {
   const char *data;
   size_t size;
@@ -131,40 +131,27 @@ static int rewrite_file(tc_source_cache *sc, file_edits *fe, char *err, size_t e
     return -1;
   }
   qsort(fe->edits, fe->n, sizeof *fe->edits, cmp_offset);
-  size_t tl = strlen(fe->file) + sizeof ".tagcheck-fix-XXXXXX";
-  char *tmp = malloc(tl);
-  if (!tmp) return -1;
-  snprintf(tmp, tl, "%s.tagcheck-fix-XXXXXX", fe->file);
-  int fd = mkstemp(tmp);
-  FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
-  if (!out) {
-    snprintf(err, err_len, "%s: cannot write the fixed file: %s", fe->file, strerror(errno));
-    if (fd >= 0) {
-      close(fd);
-      unlink(tmp);
-    }
-    free(tmp);
-    return -1;
-  }
+  tc_strbuf b;
+  tc_strbuf_init(&b);
   size_t at = 0;
   for (size_t i = 0; i < fe->n; i++) {
-    fwrite(data + at, 1, fe->edits[i].offset - at, out);
-    fputs(fe->edits[i].text, out);
+    tc_strbuf_add(&b, data + at, fe->edits[i].offset - at);
+    tc_strbuf_puts(&b, fe->edits[i].text);
     at = fe->edits[i].offset + fe->edits[i].length;
   }
-  fwrite(data + at, 1, size - at, out);
-  struct stat st;
-  if (stat(fe->file, &st) == 0) (void)fchmod(fileno(out), st.st_mode & 07777);
-  int bad = fflush(out) != 0 || ferror(out) || fsync(fileno(out)) != 0;
-  bad |= fclose(out) != 0;
-  if (bad || rename(tmp, fe->file) != 0) {
-    snprintf(err, err_len, "%s: cannot write the fixed file: %s", fe->file, strerror(errno));
-    unlink(tmp);
-    free(tmp);
+  tc_strbuf_add(&b, data + at, size - at);
+  if (b.failed) {
+    tc_strbuf_free(&b);
+    snprintf(err, err_len, "%s: out of memory fixing the file", fe->file);
     return -1;
   }
-  free(tmp);
-  return 0;
+  char *target = realpath(fe->file, NULL);
+  int rc = tc_write_file_atomically(target ? target : fe->file, tc_strbuf_str(&b), b.len);
+  if (rc != 0)
+    snprintf(err, err_len, "%s: cannot write the fixed file: %s", fe->file, strerror(errno));
+  free(target);
+  tc_strbuf_free(&b);
+  return rc;
 }
 
 int tc_fix_apply(const tc_report *r, size_t *applied, size_t *skipped, char *err,
@@ -288,30 +275,25 @@ int tc_fix_export_yaml(const tc_report *r, const char *main_source, FILE *out) {
 int tc_fix_outputs(const tc_report *r, const tc_options *o) {
   if (o->export_fixes) {
     const char *main_source = o->n_files ? o->files[0] : "";
-    size_t tl = strlen(o->export_fixes) + sizeof ".tmp-XXXXXX";
-    char *tmp = malloc(tl);
-    if (!tmp) return -1;
-    snprintf(tmp, tl, "%s.tmp-XXXXXX", o->export_fixes);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    char *yaml = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&yaml, &len);
     int bad = !f || tc_fix_export_yaml(r, main_source, f) != 0;
     if (f && fclose(f) != 0) bad = 1;
-    if (!f && fd >= 0) close(fd);
-    if (bad || rename(tmp, o->export_fixes) != 0) {
-      fprintf(stderr, "tagcheck: %s: cannot write the fixes: %s\n", o->export_fixes,
+    if (bad) errno = ENOMEM;
+    if (bad || tc_write_file_atomically(o->export_fixes, yaml, len) != 0) {
+      fprintf(stderr, "%s: error: cannot write the fixes: %s\n", o->export_fixes,
               strerror(errno));
-      if (fd >= 0) unlink(tmp);
-      free(tmp);
+      free(yaml);
       return -1;
     }
-    (void)chmod(o->export_fixes, 0644);
-    free(tmp);
+    free(yaml);
   }
   if (o->fix) {
     size_t applied = 0, skipped = 0;
     char err[1024] = "";
     if (tc_fix_apply(r, &applied, &skipped, err, sizeof err) != 0) {
-      fprintf(stderr, "tagcheck: %s\n", err[0] ? err : "out of memory applying the fixes");
+      tc_print_problem("tagcheck", "error", err[0] ? err : "out of memory applying the fixes");
       return -1;
     }
     if (!o->quiet)

@@ -572,7 +572,7 @@ int tc_merge_main(int argc, char **argv) {
   if (to_file) {
     if (fclose(f) != 0) wrc = -1;
     if (wrc == 0 && tc_write_file_atomically(out_path, buf, len) != 0) {
-      fprintf(stderr, "tagcheck merge: %s: cannot write the log: %s (the previous file is kept)\n",
+      fprintf(stderr, "%s: error: cannot write the log: %s (the previous file is kept)\n",
               out_path, strerror(errno));
       free(buf);
       goto done;
@@ -580,13 +580,13 @@ int tc_merge_main(int argc, char **argv) {
     free(buf);
   }
   if (wrc != 0) {
-    fprintf(stderr, "tagcheck merge: %s: write error\n", out_path ? out_path : "<stdout>");
+    fprintf(stderr, "%s: error: write error\n", out_path ? out_path : "<stdout>");
     goto done;
   }
   rc = 0;
   goto done;
 fail:
-  fprintf(stderr, "tagcheck merge: %s\n", err);
+  tc_print_problem("tagcheck merge", "error", err);
 done:
   for (size_t t = 0; t < n_tools; t++) merge_ctx_free(&tools[t]);
   free(tools);

@@ -64,4 +64,11 @@ int tc_report_exit_status(const tc_report *r, const tc_options *o);
    Returns the process exit status. */
 int tc_merge_main(int argc, char **argv);
 
+/* Writes one problem to stderr as compilers do, so editors' and CI's problem matchers read it:
+   a message that starts with its place ("FILE:LINE:COL: what", "FILE: what" — the text before
+   the first ": " holds no space) as "FILE:LINE:COL: LEVEL: what"; any other as
+   "tool: LEVEL: message" (tool: "tagcheck", "tagcheck merge"). level: "error", "warning",
+   "note". */
+void tc_print_problem(const char *tool, const char *level, const char *msg);
+
 #endif /* TC_OUTPUT_H */

@@ -426,6 +426,7 @@ static cJSON *result_object(sarif_ctx *c, size_t i, int *truncated_related, int 
   tc_json_add_text(res, "ruleId", d->rule_id);
   cJSON_AddNumberToObject(res, "ruleIndex", (double)rule_index(c, d->rule_id));
   cJSON_AddStringToObject(res, "level", tc_level_name(d->level));
+  if (c->r->baseline_applied) cJSON_AddStringToObject(res, "baselineState", "new");
   size_t n_related = d->n_notes;
   if (n_related > TC_SARIF_MAX_RELATED_LOCATIONS) {
     n_related = TC_SARIF_MAX_RELATED_LOCATIONS;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "report/fixit.h"
+#include "report/given_paths.h"
 #include "report/source.h"
 #include "report/terminal.h"
 #include "report/writers.h"
@@ -83,7 +84,8 @@ static void write_snippet(FILE *out, tc_source_cache *sc, const tc_loc *loc, con
 /* clang's fix-it hint: the replacement text under the caret line, at the column it replaces
    (the first edit on the finding's line), then one
    `fix-it:"FILE":{L:C-L:C}:"TEXT"` line per edit as -fdiagnostics-parseable-fixits writes. */
-static void write_fixit(FILE *out, tc_source_cache *sc, const tc_diag *d, const palette *p) {
+static void write_fixit(FILE *out, tc_source_cache *sc, const tc_diag *d, const palette *p,
+                        const tc_given_paths *g) {
   tc_fix_repl *reps;
   size_t n;
   if (tc_fix_render(sc, d, &reps, &n) != 0) return;
@@ -114,7 +116,7 @@ static void write_fixit(FILE *out, tc_source_cache *sc, const tc_diag *d, const 
   for (size_t k = 0; k < n; k++) {
     const tc_loc *l = reps[k].range;
     fputs("fix-it:\"", out);
-    tc_term_puts(out, l->file);
+    tc_term_puts(out, tc_given_path(g, l->file));
     fprintf(out, "\":{%u:%u-%u:%u}:\"", l->line, l->col, l->end_line, l->end_col);
     for (const char *c = reps[k].text; *c;) {
       size_t run = strcspn(c, "\"\\\n");
@@ -129,9 +131,10 @@ static void write_fixit(FILE *out, tc_source_cache *sc, const tc_diag *d, const 
   tc_fix_repls_free(reps, n);
 }
 
-static void write_position(FILE *out, const tc_loc *loc, const palette *p) {
+static void write_position(FILE *out, const tc_loc *loc, const palette *p,
+                           const tc_given_paths *g) {
   fputs(p->bold, out);
-  tc_term_puts(out, loc->file && *loc->file ? loc->file : "<unknown>");
+  tc_term_puts(out, loc->file && *loc->file ? tc_given_path(g, loc->file) : "<unknown>");
   if (loc->line) {
     fprintf(out, ":%u", loc->line);
     if (loc->col) fprintf(out, ":%u", loc->col);
@@ -139,8 +142,9 @@ static void write_position(FILE *out, const tc_loc *loc, const palette *p) {
   fprintf(out, ":%s ", p->reset);
 }
 
-static void write_diag(FILE *out, tc_source_cache *sc, const tc_diag *d, const palette *p) {
-  write_position(out, &d->loc, p);
+static void write_diag(FILE *out, tc_source_cache *sc, const tc_diag *d, const palette *p,
+                       const tc_given_paths *g) {
+  write_position(out, &d->loc, p, g);
   fprintf(out, "%s%s:%s %s", level_color(p, d->level), tc_level_name(d->level), p->reset,
           p->bold);
   tc_term_puts(out, d->message);
@@ -157,9 +161,9 @@ static void write_diag(FILE *out, tc_source_cache *sc, const tc_diag *d, const p
   }
   fputc('\n', out);
   write_snippet(out, sc, &d->loc, p);
-  write_fixit(out, sc, d, p);
+  write_fixit(out, sc, d, p, g);
   for (size_t i = 0; i < d->n_notes; i++) {
-    write_position(out, &d->notes[i].loc, p);
+    write_position(out, &d->notes[i].loc, p, g);
     fprintf(out, "%snote:%s ", p->note, p->reset);
     tc_term_puts(out, d->notes[i].message);
     fputc('\n', out);
@@ -171,19 +175,24 @@ int tc_write_text(const tc_report *r, const tc_options *o, FILE *out) {
   tc_source_cache sc;
   tc_source_cache_init(&sc);
   const palette *p = use_color(o, out) ? &colors : &plain;
+  tc_given_paths g;
+  (void)tc_given_paths_init(&g, o); /* out of memory: absolute paths, still correct */
   for (size_t i = 0; i < r->n_diags; i++) {
     const tc_diag *d = &r->diags[i];
     if (d->suppressed && !o->show_suppressed) continue;
-    write_diag(out, &sc, d, p);
+    write_diag(out, &sc, d, p, &g);
   }
   for (size_t i = 0; i < r->n_failures; i++) {
     fputs(p->bold, out);
-    tc_term_puts(out, r->failures[i].file);
+    tc_term_puts(out, tc_given_path(&g, r->failures[i].file));
     fprintf(out, ":%s %serror:%s could not analyze this translation unit: ", p->reset, p->error,
             p->reset);
-    tc_term_puts(out, r->failures[i].reason);
+    char *reason = tc_given_reason(&g, r->failures[i].file, r->failures[i].reason);
+    tc_term_puts(out, reason ? reason : r->failures[i].reason);
+    free(reason);
     fputc('\n', out);
   }
+  tc_given_paths_free(&g);
   tc_source_cache_free(&sc);
   if (fflush(out) != 0 || ferror(out)) return -1;
   return 0;

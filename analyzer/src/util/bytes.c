@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void tc_bb_put(tc_bbuf *b, const void *data, size_t n) {
@@ -117,6 +118,16 @@ char *tc_temp_name_for(const char *path, unsigned long seq) {
   return t;
 }
 
+/* The file that replaces path keeps path's permission bits and, where the process may change
+   them, its owner and group. Returns 0 or an errno; a path not there yet is no error. */
+static int keep_mode_and_owner(const char *path, int fd) {
+  struct stat st;
+  if (stat(path, &st) != 0) return errno == ENOENT ? 0 : errno;
+  if (fchown(fd, st.st_uid, st.st_gid) != 0) /* not ours to give away: keep the group if we may */
+    (void)!fchown(fd, (uid_t)-1, st.st_gid);
+  return fchmod(fd, st.st_mode & 07777) != 0 ? errno : 0;
+}
+
 int tc_write_file_atomically(const char *path, const void *data, size_t len) {
   char *tmp = NULL;
   int fd = -1;
@@ -139,8 +150,8 @@ int tc_write_file_atomically(const char *path, const void *data, size_t len) {
   }
   const unsigned char *p = data;
   size_t done = 0;
-  int e = 0;
-  while (done < len) {
+  int e = keep_mode_and_owner(path, fd);
+  while (!e && done < len) {
     ssize_t w = write(fd, p + done, len - done);
     if (w < 0) {
       if (errno == EINTR) continue;

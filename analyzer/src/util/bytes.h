@@ -43,7 +43,8 @@ uint64_t tc_fnv64_str(const char *s);
 /* Reads the whole file. Returns 0, or -1 (missing, unreadable, out of memory). */
 int tc_read_file(const char *path, unsigned char **data, size_t *len);
 /* Replaces path with data: writes a temporary file next to it, flushes it, renames it over
-   path. On any failure the temporary file is removed and path is left as it was. Returns 0,
+   path. A path that exists keeps its permission bits and, where the process may, its owner and
+   group. On any failure the temporary file is removed and path is left as it was. Returns 0,
    or -1 with errno set. */
 int tc_write_file_atomically(const char *path, const void *data, size_t len);
 /* The temporary name tc_write_file_atomically uses for path ("DIR/.NAME.tagcheck-PID-N.tmp"),
