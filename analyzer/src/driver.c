@@ -245,9 +245,15 @@ static char *default_cache_dir(const tc_options *o, const tc_compdb *db) {
   return d;
 }
 
-/* Merges the programs of units idx[0..n-1] (every unit when idx is NULL), in unit order. */
+/* Merges the programs of units idx[0..n-1] (every unit when idx is NULL), in unit order: into
+   an overlay of the editor session's store when some are views of it (no copy of them). */
 static tc_program *merge_units(unit_list *ul, const size_t *idx, size_t n) {
-  tc_program *prog = tc_program_new();
+  const tc_program *base = NULL;
+  for (size_t k = 0; k < n && !base; k++) {
+    const tc_program *p = ul->units[idx ? idx[k] : k].prog;
+    if (p && p->view) base = p->base;
+  }
+  tc_program *prog = base ? tc_program_overlay(base) : tc_program_new();
   if (!prog) return NULL;
   for (size_t k = 0; k < n; k++) {
     tc_job_unit *u = &ul->units[idx ? idx[k] : k];
@@ -808,7 +814,7 @@ static int unit_reads_unsaved(const tc_job_unit *u, const tc_unsaved_file *unsav
 
 /* Lowers every unit of ul for the session: a unit whose files are unchanged on disk since the
    session last lowered it comes from the session's table (no cache entry read, nothing
-   re-hashed); the others — those reading an editor buffer, and those not in the table or whose
+   re-hashed, a view of its IR rather than a copy); the others — those reading an editor buffer, and those not in the table or whose
    files changed — are lowered on the session's workers, from the cache where it holds them,
    and those lowered from the disk go into the table. Returns 0, or -1 out of memory. */
 static int session_lower(tc_session *s, unit_list *ul, tc_cache *cache,
@@ -816,15 +822,21 @@ static int session_lower(tc_session *s, unit_list *ul, tc_cache *cache,
   const tc_options *o = s->opts;
   size_t *todo = calloc(ul->n ? ul->n : 1, sizeof *todo), n_todo = 0;
   tc_job_unit *sub = calloc(ul->n ? ul->n : 1, sizeof *sub);
+  int64_t *stored = malloc((ul->n ? ul->n : 1) * sizeof *stored); /* unit in the table's store */
   int rc = -1;
-  if (!todo || !sub) goto done;
+  if (!todo || !sub || !stored) goto done;
   tc_unit_table_begin(s->units);
   for (size_t i = 0; i < ul->n; i++) {
     tc_job_unit *u = &ul->units[i];
+    stored[i] = -1;
     if (!is_unsaved_path(unsaved, n_unsaved, u->cmd->file)) {
-      int hit = tc_unit_table_get(s->units, u);
+      uint32_t at = 0;
+      int hit = tc_unit_table_get(s->units, u, &at);
       if (hit < 0) goto done;
-      if (hit && !unit_reads_unsaved(u, unsaved, n_unsaved)) continue;
+      if (hit && !unit_reads_unsaved(u, unsaved, n_unsaved)) {
+        stored[i] = at;
+        continue;
+      }
       tc_job_unit_clear(u); /* it includes an editor buffer: lowered with it */
       u->digest = 0;
       u->from_cache = 0;
@@ -832,6 +844,9 @@ static int session_lower(tc_session *s, unit_list *ul, tc_cache *cache,
     todo[n_todo] = i;
     sub[n_todo++].cmd = u->cmd;
   }
+  for (size_t i = 0; i < ul->n; i++) /* every lookup done: the store no longer changes */
+    if (stored[i] >= 0 && !(ul->units[i].prog = tc_unit_table_view(s->units, (uint32_t)stored[i])))
+      goto done;
   tc_jobs_opts jo = {.jobs = o->jobs, .cache = cache, .worker_exe = o->worker_exe,
                      .workers = s->workers, .n_workers = s->n_workers,
                      .unit_timeout = o->unit_timeout, .want_deps = 1, .unsaved = unsaved,
@@ -848,6 +863,7 @@ static int session_lower(tc_session *s, unit_list *ul, tc_cache *cache,
 done:
   free(todo);
   free(sub);
+  free(stored);
   return rc;
 }
 

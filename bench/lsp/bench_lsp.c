@@ -6,7 +6,9 @@
  * same on one unit of a 100-unit generated project (bench/analyzer/gen_project.py) whose cache
  * is warm: each edit analyzes the unit's whole program (the edited unit parsed again, the rest
  * from the cache), against a one-shot warm `tagcheck -p DIR FILE`, and the server's resident
- * memory after 100 and after 1,000 edits of that unit (code edits, each analyzed).
+ * memory after 100 and after 1,000 code edits of that unit (cycling through 8 texts, so each is
+ * lowered again and its program's findings looked up, the analysis running for the first of
+ * each).
  *
  *   bench_lsp [--project-only] [--edits N] [--memory-edits N]
  *
@@ -26,6 +28,7 @@
 #define EDITS_MAX 1000
 #define MEMORY_EDITS_DEFAULT 1000
 #define MEMORY_FIRST 100 /* the memory session's first sample */
+#define MEMORY_VARIANTS 8 /* the memory session's edits cycle through this many texts */
 #define CLI_RUNS 5
 
 /* A 500-line program: 30 layer functions, then main chaining them (padded with comments to 500
@@ -195,12 +198,14 @@ static double run_ms(const char *const *argv) {
 
 /* One session of edits of file (debounce off) in a project with a warm cache: each edit
    appends a comment (code_edit 0: the IR is unchanged, so the program's findings come from the
-   cache) or a new function (code_edit 1: the program is analyzed again). lat (when not NULL)
+   cache) or a new function (code_edit 1: the program is analyzed again; with variants > 0 the
+   function is one of that many, so after the first of each the findings come from the cache
+   though the document is lowered again at every edit). lat (when not NULL)
    gets the edit -> publishDiagnostics latency of each edit; *rss_first the server's resident
    memory after MEMORY_FIRST edits (when edits reach it), *rss_last after the last. Returns 0
    or -1. */
 static int measure_project(const char *dir, const char *file, int code_edit, double *lat,
-                           int edits, long *rss_first, long *rss_last) {
+                           int edits, int variants, long *rss_first, long *rss_last) {
   char uri[600];
   snprintf(uri, sizeof uri, "file://%s", file);
   char *text = lsp_read_file(file, NULL);
@@ -220,7 +225,8 @@ static int measure_project(const char *dir, const char *file, int code_edit, dou
   *rss_first = -1;
   for (int v = 0; v <= edits; v++) {
     char *edited = malloc(len + 64);
-    if (code_edit) snprintf(edited, len + 64, "%sint bench_edit_%d(void) { return %d; }\n", text, v, v);
+    int id = variants > 0 ? v % variants : v;
+    if (code_edit) snprintf(edited, len + 64, "%sint bench_edit_%d(void) { return %d; }\n", text, id, id);
     else snprintf(edited, len + 64, "%s/* edit %d */\n", text, v);
     double t0 = lsp_client_now_ms();
     send_version(&c, uri, v, edited);
@@ -270,8 +276,8 @@ static int bench_project(int edits, int memory_edits) {
   double cold = run_ms(warm); /* fills the cache */
   double cli = run_ms(one);
   print_load("before the edits");
-  if (cold < 0 || cli < 0 || measure_project(dir, file, 0, lat, edits, &unused, &rss) != 0 ||
-      measure_project(dir, file, 1, code, edits, &unused, &rss_code) != 0) {
+  if (cold < 0 || cli < 0 || measure_project(dir, file, 0, lat, edits, 0, &unused, &rss) != 0 ||
+      measure_project(dir, file, 1, code, edits, 0, &unused, &rss_code) != 0) {
     fprintf(stderr, "bench_lsp: the project run failed\n");
     goto out;
   }
@@ -294,12 +300,14 @@ static int bench_project(int edits, int memory_edits) {
   print_load("after the latency runs");
   if (memory_edits > 0) {
     long rss_end = -1;
-    if (measure_project(dir, file, 1, NULL, memory_edits, &rss_100, &rss_end) != 0) {
+    if (measure_project(dir, file, 1, NULL, memory_edits, MEMORY_VARIANTS, &rss_100,
+                        &rss_end) != 0) {
       fprintf(stderr, "bench_lsp: the memory session failed\n");
       goto out;
     }
-    printf("  memory session, %d code edits: server RSS %ld KiB after %d edits, %ld KiB after %d "
-           "(%+ld KiB)\n", memory_edits, rss_100, MEMORY_FIRST, rss_end, memory_edits,
+    printf("  memory session, %d code edits (%d texts in turn): server RSS %ld KiB after %d edits, "
+           "%ld KiB after %d (%+ld KiB)\n", memory_edits, MEMORY_VARIANTS, rss_100, MEMORY_FIRST,
+           rss_end, memory_edits,
            rss_100 >= 0 ? rss_end - rss_100 : 0);
     print_load("after the memory session");
   }

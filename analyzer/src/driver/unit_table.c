@@ -2,7 +2,8 @@
  * Files are interned once (an open-addressing index by path); each is stat'ed at most once per
  * analysis (tc_unit_table_begin starts one), and each entry keeps the stamp every one of its
  * files had when it was recorded. Entries are found by a hash of their compile command and
- * compared byte for byte. */
+ * compared byte for byte. Each entry's unit is deserialized once, into the table's store (one
+ * program, one string table); lookups hand out views of it (ir.h), never copies. */
 #include "driver/unit_table.h"
 
 #include <stdlib.h>
@@ -36,6 +37,7 @@ typedef struct entry {
   size_t *files;       /* indices into the table's files, the unit's own file first */
   stamp *stamps;       /* what each had when recorded */
   size_t n_files;
+  int64_t in_store;    /* its unit in the table's store, or -1 when not lowered there yet */
 } entry;
 
 struct tc_unit_table {
@@ -46,6 +48,8 @@ struct tc_unit_table {
   size_t *index;       /* open addressing over files: index+1, 0 empty; power-of-two size */
   size_t cap_index;
   unsigned analysis;   /* the current analysis (tc_unit_table_begin) */
+  tc_program *store;   /* the entries' units, deserialized once, one string table */
+  size_t garbage;      /* units of the store no entry has any more */
 };
 
 tc_unit_table *tc_unit_table_new(void) {
@@ -70,10 +74,22 @@ void tc_unit_table_free(tc_unit_table *t) {
   for (size_t i = 0; i < t->n_files; i++) free(t->files[i].path);
   free(t->files);
   free(t->index);
+  tc_program_free(t->store);
   free(t);
 }
 
-void tc_unit_table_begin(tc_unit_table *t) { t->analysis++; }
+void tc_unit_table_begin(tc_unit_table *t) {
+  t->analysis++;
+  /* units of dropped or replaced entries stay in the store until it is rebuilt: when they are
+     more than the live ones, it is (each live entry lowered into the new store at its next
+     lookup), so edits on disk never grow it without bound */
+  if (t->store && t->garbage > 16 && t->garbage > t->store->n_units - t->garbage) {
+    tc_program_free(t->store);
+    t->store = NULL;
+    t->garbage = 0;
+    for (size_t i = 0; i < t->n; i++) t->entries[i].in_store = -1;
+  }
+}
 
 size_t tc_unit_table_size(const tc_unit_table *t) { return t->n; }
 
@@ -161,11 +177,26 @@ static entry *find(tc_unit_table *t, const tc_bbuf *key, uint64_t h) {
 }
 
 static void drop(tc_unit_table *t, entry *e) {
+  t->garbage += e->in_store >= 0;
   entry_clear(e);
   *e = t->entries[--t->n];
 }
 
-int tc_unit_table_get(tc_unit_table *t, tc_job_unit *u) {
+/* e's unit in the store (deserialized and merged there the first time). -1 out of memory. */
+static int64_t store_unit(tc_unit_table *t, entry *e) {
+  if (e->in_store >= 0) return e->in_store;
+  if (!t->store && !(t->store = tc_program_new())) return -1;
+  tc_program *p = tc_ir_deserialize(e->ir, e->ir_len);
+  if (!p || p->n_units != 1) {
+    tc_program_free(p);
+    return -1;
+  }
+  int64_t at = t->store->n_units;
+  if (tc_program_merge(t->store, p) != 0) return -1;
+  return e->in_store = at;
+}
+
+int tc_unit_table_get(tc_unit_table *t, tc_job_unit *u, uint32_t *unit) {
   tc_bbuf key = {0};
   key_of(u->cmd, &key);
   if (key.bad) {
@@ -182,20 +213,25 @@ int tc_unit_table_get(tc_unit_table *t, tc_job_unit *u) {
       return 0;
     }
   }
-  u->prog = tc_ir_deserialize(e->ir, e->ir_len);
+  int64_t at = store_unit(t, e);
   u->deps = calloc(e->n_files ? e->n_files : 1, sizeof *u->deps);
   u->failure = e->failure ? strdup(e->failure) : NULL;
-  if (!u->prog || !u->deps || (e->failure && !u->failure)) goto oom;
+  if (at < 0 || !u->deps || (e->failure && !u->failure)) goto oom;
   for (size_t i = 0; i < e->n_files; i++) {
     if (!(u->deps[i] = strdup(t->files[e->files[i]].path))) goto oom;
     u->n_deps++;
   }
+  *unit = (uint32_t)at;
   u->digest = e->digest;
   u->from_cache = 1;
   return 1;
 oom:
   tc_job_unit_clear(u);
   return -1;
+}
+
+tc_program *tc_unit_table_view(const tc_unit_table *t, uint32_t unit) {
+  return t->store ? tc_program_view(t->store, unit) : NULL;
 }
 
 int tc_unit_table_put(tc_unit_table *t, const tc_job_unit *u) {
@@ -211,6 +247,7 @@ int tc_unit_table_put(tc_unit_table *t, const tc_job_unit *u) {
   e.ir = tc_ir_serialize(u->prog, &e.ir_len);
   e.failure = u->failure ? strdup(u->failure) : NULL;
   e.digest = u->digest;
+  e.in_store = -1;
   if (e.key.bad || !e.files || !e.stamps || !e.ir || (u->failure && !e.failure)) goto oom;
   for (size_t i = 0; i <= u->n_deps; i++) {
     const char *path = i == 0 ? u->cmd->file : u->deps[i - 1];
@@ -225,6 +262,7 @@ int tc_unit_table_put(tc_unit_table *t, const tc_job_unit *u) {
   }
   entry *old = find(t, &e.key, e.key_hash);
   if (old) {
+    t->garbage += old->in_store >= 0;
     entry_clear(old);
     *old = e;
     return 0;

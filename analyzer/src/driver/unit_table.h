@@ -21,10 +21,16 @@ void tc_unit_table_free(tc_unit_table *t);
 /* Starts a new analysis: each file is stat'ed again (once) by the lookups that follow. */
 void tc_unit_table_begin(tc_unit_table *t);
 
-/* Fills u (its cmd set, no result yet) from the table: program, failure, digest, files (u's
-   from_cache set). Returns 1 on a hit; 0 when cmd has no entry or one of its files changed on
-   disk since (the entry is then dropped); -1 when out of memory. */
-int tc_unit_table_get(tc_unit_table *t, tc_job_unit *u);
+/* Fills u (its cmd set, no result yet) from the table: failure, digest, files (u's from_cache
+   set), and *unit, the unit's number in the table's store; u->prog stays NULL (see
+   tc_unit_table_view: views are taken once every lookup of an analysis is done, as a lookup may
+   add to the store). Returns 1 on a hit; 0 when cmd has no entry or one of its files changed
+   on disk since (the entry is then dropped); -1 when out of memory. */
+int tc_unit_table_get(tc_unit_table *t, tc_job_unit *u, uint32_t *unit);
+
+/* A view (ir.h) of unit `unit` of the table's store: a one-unit program to analyze, merged into
+   an overlay of the store. Valid until the next tc_unit_table_begin. NULL out of memory. */
+tc_program *tc_unit_table_view(const tc_unit_table *t, uint32_t unit);
 
 /* Records u's results (lowered from the files on disk, digest set) for u->cmd, replacing what
    the table had; the files are stamped now. Nothing is recorded when u has no program or
