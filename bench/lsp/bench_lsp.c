@@ -269,6 +269,7 @@ static int bench_project(int edits, int memory_edits) {
   snprintf(file, sizeof file, "%s/src/unit_7.c", dir);
   const char *warm[] = {TC_TAGCHECK_BIN, "-q", "-p", dir, NULL};
   const char *one[] = {TC_TAGCHECK_BIN, "-q", "-p", dir, file, NULL};
+  fflush(stdout); /* the generator writes to the same output */
   if (!lat || !code || system(cmd) != 0 || access(file, R_OK) != 0) {
     fprintf(stderr, "bench_lsp: could not generate the project (%s)\n", cmd);
     goto out;
