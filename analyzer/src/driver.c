@@ -26,6 +26,7 @@
 #include "driver/reach.h"
 #include "driver/rule_info.h"
 #include "driver/selection.h"
+#include "driver/unit_table.h"
 #include "driver/worker.h"
 #include "engine/engine.h"
 #include "report/fingerprint.h"
@@ -247,9 +248,15 @@ static char *default_cache_dir(const tc_options *o, const tc_compdb *db) {
   return d;
 }
 
-/* Merges the programs of units idx[0..n-1] (every unit when idx is NULL), in unit order. */
+/* Merges the programs of units idx[0..n-1] (every unit when idx is NULL), in unit order: into
+   an overlay of the editor session's store when some are views of it (no copy of them). */
 static tc_program *merge_units(unit_list *ul, const size_t *idx, size_t n) {
-  tc_program *prog = tc_program_new();
+  const tc_program *base = NULL;
+  for (size_t k = 0; k < n && !base; k++) {
+    const tc_program *p = ul->units[idx ? idx[k] : k].prog;
+    if (p && p->view) base = p->base;
+  }
+  tc_program *prog = base ? tc_program_overlay(base) : tc_program_new();
   if (!prog) return NULL;
   for (size_t k = 0; k < n; k++) {
     tc_job_unit *u = &ul->units[idx ? idx[k] : k];
@@ -734,12 +741,16 @@ struct tc_session {
   const tc_options *opts;
   tc_config_scope *scope; /* the nearest configuration of each finding's file */
   tc_rules *rules;
-  tc_worker *worker; /* parses the editor's units (NULL: in this process) */
+  tc_worker **workers; /* long-lived unit workers, one per lowering thread; workers[0] parses
+                          the editor's units (none: in this process) */
+  size_t n_workers;
+  tc_unit_table *units; /* the units lowered from disk, kept between analyses */
 };
 
 tc_session *tc_session_new(const tc_options *cli, const tc_options *o, char *err, size_t err_len) {
   tc_session *s = calloc(1, sizeof *s);
-  if (!s || !(s->scope = tc_config_scope_new(cli, o))) {
+  if (!s || !(s->scope = tc_config_scope_new(cli, o)) || !(s->units = tc_unit_table_new())) {
+    if (s) tc_config_scope_free(s->scope);
     free(s);
     snprintf(err, err_len, "out of memory");
     return NULL;
@@ -750,17 +761,25 @@ tc_session *tc_session_new(const tc_options *cli, const tc_options *o, char *err
     tc_session_free(s);
     return NULL;
   }
-  if (o->worker_exe && !(s->worker = tc_worker_new(o->worker_exe))) {
-    snprintf(err, err_len, "out of memory");
-    tc_session_free(s);
-    return NULL;
+  if (o->worker_exe) { /* the processes start at their first request */
+    size_t n = o->jobs > 0 ? (size_t)o->jobs : (size_t)tc_jobs_cores();
+    s->workers = calloc(n, sizeof *s->workers);
+    for (size_t i = 0; s->workers && i < n && (s->workers[i] = tc_worker_new(o->worker_exe)); i++)
+      s->n_workers++;
+    if (s->n_workers < n) {
+      snprintf(err, err_len, "out of memory");
+      tc_session_free(s);
+      return NULL;
+    }
   }
   return s;
 }
 
 void tc_session_free(tc_session *s) {
   if (!s) return;
-  tc_worker_free(s->worker);
+  for (size_t i = 0; i < s->n_workers; i++) tc_worker_free(s->workers[i]);
+  free(s->workers);
+  tc_unit_table_free(s->units);
   tc_rules_free(s->rules);
   tc_config_scope_free(s->scope);
   free(s);
@@ -782,8 +801,8 @@ static void session_analyze(void *arg) {
   c->rc = -1;
   const tc_options *o = c->s->opts;
   tc_parse_result pr;
-  if (c->s->worker) { /* a unit that crashes or hangs libclang costs this request only */
-    if (tc_worker_parse(c->s->worker, c->cmd, c->unsaved, c->n_unsaved, 0, o->unit_timeout,
+  if (c->s->n_workers) { /* a unit that crashes or hangs libclang costs this request only */
+    if (tc_worker_parse(c->s->workers[0], c->cmd, c->unsaved, c->n_unsaved, 0, o->unit_timeout,
                         &pr, c->err, c->err_len) < 0)
       return;
   } else {
@@ -830,12 +849,85 @@ static void session_analyze(void *arg) {
   c->rc = 0;
 }
 
-/* The whole program of cmd (an entry of db): every unit of the database lowered (edited ones
-   with the editor's buffers, the rest from the cache), the component holding cmd's unit
-   analyzed. *files gets the units of that component. */
+/* 1 when path is one of the editor's buffers. */
+static int is_unsaved_path(const tc_unsaved_file *unsaved, size_t n, const char *path) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(unsaved[i].path, path) == 0) return 1;
+  return 0;
+}
+
+/* The unit reads an editor buffer (its file, or a file it included last time). */
+static int unit_reads_unsaved(const tc_job_unit *u, const tc_unsaved_file *unsaved, size_t n) {
+  if (is_unsaved_path(unsaved, n, u->cmd->file)) return 1;
+  for (size_t i = 0; i < u->n_deps; i++)
+    if (is_unsaved_path(unsaved, n, u->deps[i])) return 1;
+  return 0;
+}
+
+/* Lowers every unit of ul for the session: a unit whose files are unchanged on disk since the
+   session last lowered it comes from the session's table (no cache entry read, nothing
+   re-hashed, a view of its IR rather than a copy); the others — those reading an editor buffer, and those not in the table or whose
+   files changed — are lowered on the session's workers, from the cache where it holds them,
+   and those lowered from the disk go into the table. Returns 0, or -1 out of memory. */
+static int session_lower(tc_session *s, unit_list *ul, tc_cache *cache,
+                         const tc_unsaved_file *unsaved, size_t n_unsaved) {
+  const tc_options *o = s->opts;
+  size_t *todo = calloc(ul->n ? ul->n : 1, sizeof *todo), n_todo = 0;
+  tc_job_unit *sub = calloc(ul->n ? ul->n : 1, sizeof *sub);
+  int64_t *stored = malloc((ul->n ? ul->n : 1) * sizeof *stored); /* unit in the table's store */
+  int rc = -1;
+  if (!todo || !sub || !stored) goto done;
+  tc_unit_table_begin(s->units);
+  for (size_t i = 0; i < ul->n; i++) {
+    tc_job_unit *u = &ul->units[i];
+    stored[i] = -1;
+    if (!is_unsaved_path(unsaved, n_unsaved, u->cmd->file)) {
+      uint32_t at = 0;
+      int hit = tc_unit_table_get(s->units, u, &at);
+      if (hit < 0) goto done;
+      if (hit && !unit_reads_unsaved(u, unsaved, n_unsaved)) {
+        stored[i] = at;
+        continue;
+      }
+      tc_job_unit_clear(u); /* it includes an editor buffer: lowered with it */
+      u->digest = 0;
+      u->from_cache = 0;
+    }
+    todo[n_todo] = i;
+    sub[n_todo++].cmd = u->cmd;
+  }
+  for (size_t i = 0; i < ul->n; i++) /* every lookup done: the store no longer changes */
+    if (stored[i] >= 0 && !(ul->units[i].prog = tc_unit_table_view(s->units, (uint32_t)stored[i])))
+      goto done;
+  tc_jobs_opts jo = {.jobs = o->jobs, .cache = cache, .worker_exe = o->worker_exe,
+                     .workers = s->workers, .n_workers = s->n_workers,
+                     .unit_timeout = o->unit_timeout, .want_deps = 1, .unsaved = unsaved,
+                     .n_unsaved = n_unsaved};
+  int jrc = tc_jobs_run(sub, n_todo, &jo);
+  for (size_t k = 0; k < n_todo; k++) {
+    tc_job_unit *u = &ul->units[todo[k]];
+    *u = sub[k];
+    if (jrc == 0 && !unit_reads_unsaved(u, unsaved, n_unsaved) &&
+        tc_unit_table_put(s->units, u) != 0)
+      jrc = -1;
+  }
+  rc = jrc;
+done:
+  free(todo);
+  free(sub);
+  free(stored);
+  return rc;
+}
+
+/* The whole program of file: with cmd (an entry of db for file), the component holding its
+   unit; without (a header), the components holding the units that include it. Every unit of
+   the database is lowered (those reading an editor buffer with it, the rest from the session's
+   table or the cache). *files gets the units of those components. Returns 0; 1 when no unit
+   includes the header (nothing analyzed); -1 with the reason in err. */
 static int session_program(tc_session *s, const tc_compdb *db, const tc_compile_cmd *cmd,
-                           const tc_unsaved_file *unsaved, size_t n_unsaved, tc_report *r,
-                           char ***files, size_t *n_files, char *err, size_t err_len) {
+                           const char *file, const tc_unsaved_file *unsaved, size_t n_unsaved,
+                           tc_report *r, char ***files, size_t *n_files, char *err,
+                           size_t err_len) {
   const tc_options *o = s->opts;
   int rc = -1;
   unit_list ul;
@@ -850,21 +942,27 @@ static int session_program(tc_session *s, const tc_compdb *db, const tc_compile_
     if (&db->cmds[i] == cmd) self = i;
   }
   analyzed = calloc(ul.n ? ul.n : 1, 1);
-  if (ul.oom || !analyzed || self == db->n || selection_add(&sel, cmd->file) != 0) {
+  if (ul.oom || !analyzed || (cmd && self == db->n) || selection_add(&sel, file) != 0) {
     snprintf(err, err_len, "out of memory");
     goto done;
   }
-  tc_jobs_opts jo = {.jobs = o->jobs, .cache = cache, .worker_exe = o->worker_exe,
-                     .unit_timeout = o->unit_timeout, .want_deps = 1, .unsaved = unsaved,
-                     .n_unsaved = n_unsaved};
-  if (tc_jobs_run(ul.units, ul.n, &jo) != 0) {
+  if (session_lower(s, &ul, cache, unsaved, n_unsaved) != 0) {
     snprintf(err, err_len, "out of memory");
     goto done;
   }
-  if (!ul.units[self].prog) { /* nothing to analyze for this document: say why */
+  if (cmd && !ul.units[self].prog) { /* nothing to analyze for this document: say why */
     snprintf(err, err_len, "%s",
              ul.units[self].failure ? ul.units[self].failure : "libclang could not parse");
     goto done;
+  }
+  if (!cmd) { /* a header: analyzed through the units that include it */
+    size_t includers = 0;
+    for (size_t u = 0; u < ul.n; u++)
+      includers += ul.units[u].prog && tc_selection_has_unit(&sel, ul.files[u], &ul.units[u]);
+    if (!includers) {
+      rc = 1;
+      goto done;
+    }
   }
   tc_report_add_builtin_rules(r);
   tc_rules_describe(s->rules, r);
@@ -901,10 +999,21 @@ int tc_session_analyze(tc_session *s, const tc_compdb *db, const tc_compile_cmd 
   *n_files = 0;
   for (size_t i = 0; db && i < db->n; i++)
     if (&db->cmds[i] == cmd)
-      return session_program(s, db, cmd, unsaved, n_unsaved, out, files, n_files, err, err_len);
+      return session_program(s, db, cmd, cmd->file, unsaved, n_unsaved, out, files, n_files,
+                             err, err_len);
   session_call c = {s, cmd, unsaved, n_unsaved, out, err, err_len, -1};
   tc_run_on_big_stack(session_analyze, &c);
   if (c.rc == 0 && (*files = calloc(1, sizeof **files)) && ((*files)[0] = strdup(cmd->file)))
     *n_files = 1;
   return c.rc;
+}
+
+int tc_session_analyze_includers(tc_session *s, const tc_compdb *db, const char *file,
+                                 const tc_unsaved_file *unsaved, size_t n_unsaved,
+                                 tc_report *out, char ***files, size_t *n_files, char *err,
+                                 size_t err_len) {
+  *files = NULL;
+  *n_files = 0;
+  return session_program(s, db, NULL, file, unsaved, n_unsaved, out, files, n_files, err,
+                         err_len);
 }

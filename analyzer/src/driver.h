@@ -45,4 +45,14 @@ int tc_session_analyze(tc_session *s, const tc_compdb *db, const tc_compile_cmd 
                        const tc_unsaved_file *unsaved, size_t n_unsaved, tc_report *out,
                        char ***files, size_t *n_files, char *err, size_t err_len);
 
+/* Analyzes the whole programs of a file db does not list (a header) — the components holding
+   the units that include it, as `tagcheck -p DIR HEADER` analyzes them — with the unsaved
+   buffers in place, appending every finding of those components to out, like
+   tc_session_analyze. Returns 0; 1 when no unit of db includes file (nothing done); -1 with
+   the reason in err. */
+int tc_session_analyze_includers(tc_session *s, const tc_compdb *db, const char *file,
+                                 const tc_unsaved_file *unsaved, size_t n_unsaved,
+                                 tc_report *out, char ***files, size_t *n_files, char *err,
+                                 size_t err_len);
+
 #endif /* TC_DRIVER_H */

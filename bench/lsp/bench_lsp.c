@@ -5,7 +5,15 @@
  * `tagcheck FILE` process on the same file (process start, parse, analysis, report). Then the
  * same on one unit of a 100-unit generated project (bench/analyzer/gen_project.py) whose cache
  * is warm: each edit analyzes the unit's whole program (the edited unit parsed again, the rest
- * from the cache), against a one-shot warm `tagcheck -p DIR FILE`. */
+ * from the cache), against a one-shot warm `tagcheck -p DIR FILE`, and the server's resident
+ * memory after 100 and after 1,000 code edits of that unit (cycling through 8 texts, so each is
+ * lowered again and its program's findings looked up, the analysis running for the first of
+ * each).
+ *
+ *   bench_lsp [--project-only] [--edits N] [--memory-edits N]
+ *
+ * --project-only skips the 500-line file; --edits sets the edits per latency measurement
+ * (default 30); --memory-edits the length of the memory session (default 1000, 0: none). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +24,11 @@
 
 #define TARGET_MS 300.0
 #define DEFAULT_DEBOUNCE_MS 200
-#define EDITS 15
+#define EDITS_DEFAULT 30
+#define EDITS_MAX 1000
+#define MEMORY_EDITS_DEFAULT 1000
+#define MEMORY_FIRST 100 /* the memory session's first sample */
+#define MEMORY_VARIANTS 8 /* the memory session's edits cycle through this many texts */
 #define CLI_RUNS 5
 
 /* A 500-line program: 30 layer functions, then main chaining them (padded with comments to 500
@@ -96,6 +108,7 @@ static double cli_baseline(const char *dir, const char *file) {
   double t[CLI_RUNS];
   for (int i = 0; i < CLI_RUNS; i++) {
     double t0 = lsp_client_now_ms();
+    fflush(stdout); /* a child must not write it again */
     pid_t pid = fork();
     if (pid == 0) {
       freopen("/dev/null", "w", stdout);
@@ -129,7 +142,8 @@ static void send_version(lsp_client *c, const char *uri, int v, const char *text
 }
 
 /* Edit -> publishDiagnostics latencies with the given debounce; returns 0 or -1. */
-static int measure(const char *uri, int debounce_ms, double *lat, int *lines, const char *cwd) {
+static int measure(const char *uri, int debounce_ms, double *lat, int edits, int *lines,
+                   const char *cwd) {
   lsp_client c;
   const char *argv[] = {TC_TAGCHECK_BIN, "--lsp", NULL};
   if (lsp_client_spawn(&c, argv, cwd, "/dev/null") != 0) return -1;
@@ -138,7 +152,7 @@ static int measure(const char *uri, int debounce_ms, double *lat, int *lines, co
   int rc = -1;
   if (!lsp_client_response(&c, 1, 30000)) goto done;
   lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}");
-  for (int v = 0; v <= EDITS; v++) {
+  for (int v = 0; v <= edits; v++) {
     char *text = make_source(v % 2, v, lines);
     double t0 = lsp_client_now_ms();
     send_version(&c, uri, v, text);
@@ -168,6 +182,7 @@ done:
 /* Runs argv to completion with its output discarded: wall time in ms, or -1 (exit > 1). */
 static double run_ms(const char *const *argv) {
   double t0 = lsp_client_now_ms();
+  fflush(stdout); /* a child must not write it again */
   pid_t pid = fork();
   if (pid == 0) {
     freopen("/dev/null", "w", stdout);
@@ -181,12 +196,16 @@ static double run_ms(const char *const *argv) {
   return lsp_client_now_ms() - t0;
 }
 
-/* Edit -> publishDiagnostics latencies (debounce off) on file of a project with a warm cache:
-   each edit appends a comment (code_edit 0: the IR is unchanged, so the program's findings come
-   from the cache) or a new function (code_edit 1: the program is analyzed again). Returns 0 or
-   -1. */
+/* One session of edits of file (debounce off) in a project with a warm cache: each edit
+   appends a comment (code_edit 0: the IR is unchanged, so the program's findings come from the
+   cache) or a new function (code_edit 1: the program is analyzed again; with variants > 0 the
+   function is one of that many, so after the first of each the findings come from the cache
+   though the document is lowered again at every edit). lat (when not NULL)
+   gets the edit -> publishDiagnostics latency of each edit; *rss_first the server's resident
+   memory after MEMORY_FIRST edits (when edits reach it), *rss_last after the last. Returns 0
+   or -1. */
 static int measure_project(const char *dir, const char *file, int code_edit, double *lat,
-                           int edits, long *rss_kb) {
+                           int edits, int variants, long *rss_first, long *rss_last) {
   char uri[600];
   snprintf(uri, sizeof uri, "file://%s", file);
   char *text = lsp_read_file(file, NULL);
@@ -203,18 +222,24 @@ static int measure_project(const char *dir, const char *file, int code_edit, dou
   if (!lsp_client_response(&c, 1, 60000)) goto done;
   lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}");
   size_t len = strlen(text);
+  *rss_first = -1;
   for (int v = 0; v <= edits; v++) {
     char *edited = malloc(len + 64);
-    if (code_edit) snprintf(edited, len + 64, "%sint bench_edit_%d(void) { return %d; }\n", text, v, v);
+    int id = variants > 0 ? v % variants : v;
+    if (code_edit) snprintf(edited, len + 64, "%sint bench_edit_%d(void) { return %d; }\n", text, id, id);
     else snprintf(edited, len + 64, "%s/* edit %d */\n", text, v);
     double t0 = lsp_client_now_ms();
     send_version(&c, uri, v, edited);
     free(edited);
     const cJSON *m = lsp_client_take(&c, "textDocument/publishDiagnostics", uri, v, 60000);
     if (!m) goto done;
-    if (v > 0) lat[v - 1] = lsp_client_now_ms() - t0; /* the open is warm-up */
+    if (v > 0 && lat) lat[v - 1] = lsp_client_now_ms() - t0; /* the open is warm-up */
+    /* keep the client's own memory small: forget what was seen */
+    cJSON_Delete(c.seen);
+    c.seen = cJSON_CreateArray();
+    if (v == MEMORY_FIRST) *rss_first = lsp_client_rss_kb(&c);
   }
-  *rss_kb = lsp_client_rss_kb(&c);
+  *rss_last = lsp_client_rss_kb(&c);
   lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"shutdown\"}");
   lsp_client_response(&c, 2, 30000);
   lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
@@ -225,34 +250,41 @@ done:
   return rc;
 }
 
+static void print_load(const char *when) {
+  double l[3];
+  if (getloadavg(l, 3) == 3) printf("  load average %s: %.2f %.2f %.2f\n", when, l[0], l[1], l[2]);
+}
+
 /* The 100-unit project: generated, its cache warmed, then edits of one unit. */
-static int bench_project(void) {
+static int bench_project(int edits, int memory_edits) {
   char dir[] = "/tmp/tc-bench-lsp-project-XXXXXX";
   if (!mkdtemp(dir)) return -1;
   char cmd[2048];
   snprintf(cmd, sizeof cmd, "python3 %s/bench/analyzer/gen_project.py %s --units 100 --include %s",
            TC_SOURCE_DIR, dir, TC_RUNTIME_INCLUDE);
   int rc = -1;
-  double lat[EDITS], code[EDITS];
-  long rss = -1, rss_code = -1;
+  double *lat = calloc((size_t)edits, sizeof *lat), *code = calloc((size_t)edits, sizeof *code);
+  long rss_100 = -1, rss = -1, rss_code = -1, unused = -1;
   char file[512];
   snprintf(file, sizeof file, "%s/src/unit_7.c", dir);
   const char *warm[] = {TC_TAGCHECK_BIN, "-q", "-p", dir, NULL};
   const char *one[] = {TC_TAGCHECK_BIN, "-q", "-p", dir, file, NULL};
-  if (system(cmd) != 0 || access(file, R_OK) != 0) {
+  fflush(stdout); /* the generator writes to the same output */
+  if (!lat || !code || system(cmd) != 0 || access(file, R_OK) != 0) {
     fprintf(stderr, "bench_lsp: could not generate the project (%s)\n", cmd);
     goto out;
   }
   double cold = run_ms(warm); /* fills the cache */
   double cli = run_ms(one);
-  if (cold < 0 || cli < 0 || measure_project(dir, file, 0, lat, EDITS, &rss) != 0 ||
-      measure_project(dir, file, 1, code, EDITS, &rss_code) != 0) {
+  print_load("before the edits");
+  if (cold < 0 || cli < 0 || measure_project(dir, file, 0, lat, edits, 0, &unused, &rss) != 0 ||
+      measure_project(dir, file, 1, code, edits, 0, &unused, &rss_code) != 0) {
     fprintf(stderr, "bench_lsp: the project run failed\n");
     goto out;
   }
-  stats a = summarize(lat, EDITS), b = summarize(code, EDITS);
+  stats a = summarize(lat, edits), b = summarize(code, edits);
   printf("bench_lsp: one unit of a 100-unit project (one program), warm cache, %d edits each\n",
-         EDITS);
+         edits);
   printf("  baseline: cold `tagcheck -p DIR` of the project       %7.1f ms\n", cold);
   printf("  baseline: warm one-shot `tagcheck -p DIR FILE`         %7.1f ms\n", cli);
   printf("  comment edit -> publishDiagnostics, debounce off      median %7.1f  p90 %7.1f  max %7.1f ms\n",
@@ -264,18 +296,35 @@ static int bench_project(void) {
   printf("    ratio to the %.0f ms target (p90): %.2f%s; to the warm one-shot CLI (median): %.2f\n",
          TARGET_MS, b.p90 / TARGET_MS, b.p90 <= TARGET_MS ? "  -- within target" : "  -- OVER target",
          b.median / cli);
-  printf("  server resident memory after the edits: %ld KiB (comment edits), %ld KiB (code edits)\n",
-         rss, rss_code);
+  printf("  server resident memory after %d edits: %ld KiB (comment edits), %ld KiB (code edits)\n",
+         edits, rss, rss_code);
+  print_load("after the latency runs");
+  if (memory_edits > 0) {
+    long rss_end = -1;
+    if (measure_project(dir, file, 1, NULL, memory_edits, MEMORY_VARIANTS, &rss_100,
+                        &rss_end) != 0) {
+      fprintf(stderr, "bench_lsp: the memory session failed\n");
+      goto out;
+    }
+    printf("  memory session, %d code edits (%d texts in turn): server RSS %ld KiB after %d edits, "
+           "%ld KiB after %d (%+ld KiB)\n", memory_edits, MEMORY_VARIANTS, rss_100, MEMORY_FIRST,
+           rss_end, memory_edits,
+           rss_100 >= 0 ? rss_end - rss_100 : 0);
+    print_load("after the memory session");
+  }
   rc = 0;
 out:
+  free(lat);
+  free(code);
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd) != 0) fprintf(stderr, "bench_lsp: could not remove %s\n", dir);
   return rc;
 }
 
-int main(void) {
+/* The 500-line file alone: latency with the debounce off and on, against one-shot CLI runs. */
+static int bench_file(int edits) {
   char dir[] = "/tmp/tc-bench-lsp-XXXXXX";
-  if (!mkdtemp(dir)) return 1;
+  if (!mkdtemp(dir)) return -1;
   char file[256], db[256], uri[300];
   snprintf(file, sizeof file, "%s/model.c", dir);
   snprintf(db, sizeof db, "%s/compile_commands.json", dir);
@@ -286,17 +335,17 @@ int main(void) {
   snprintf(dbtext, sizeof dbtext,
            "[{\"directory\":\"%s\",\"file\":\"model.c\",\"arguments\":[\"cc\",\"-std=c11\",\"-I%s\","
            "\"-c\",\"model.c\"]}]\n", dir, TC_RUNTIME_INCLUDE);
-  int status = 1;
-  if (write_text(file, src) != 0 || write_text(db, dbtext) != 0) goto out;
-
+  int rc = -1;
+  double *nodeb = calloc((size_t)edits, sizeof *nodeb), *deb = calloc((size_t)edits, sizeof *deb);
+  if (!nodeb || !deb || write_text(file, src) != 0 || write_text(db, dbtext) != 0) goto out;
   double cli = cli_baseline(dir, file);
-  double nodeb[EDITS], deb[EDITS];
-  if (measure(uri, 0, nodeb, &lines, dir) != 0 || measure(uri, DEFAULT_DEBOUNCE_MS, deb, &lines, dir) != 0) {
+  if (measure(uri, 0, nodeb, edits, &lines, dir) != 0 ||
+      measure(uri, DEFAULT_DEBOUNCE_MS, deb, edits, &lines, dir) != 0) {
     fprintf(stderr, "bench_lsp: the server did not answer as expected\n");
     goto out;
   }
-  stats a = summarize(nodeb, EDITS), b = summarize(deb, EDITS);
-  printf("bench_lsp: %d-line file, %d edits per mode (each toggles one backend-mismatch)\n", lines, EDITS);
+  stats a = summarize(nodeb, edits), b = summarize(deb, edits);
+  printf("bench_lsp: %d-line file, %d edits per mode (each toggles one backend-mismatch)\n", lines, edits);
   if (cli > 0) printf("  baseline: one-shot `tagcheck FILE` process            median %7.1f ms\n", cli);
   else printf("  baseline: one-shot `tagcheck FILE` process            (failed to run)\n");
   printf("  edit -> publishDiagnostics, debounce off              median %7.1f  p90 %7.1f  max %7.1f ms\n",
@@ -310,11 +359,39 @@ int main(void) {
   printf("  ratio to the %.0f ms target (debounce off, median):    %.2f  (p90 %.2f)%s\n", TARGET_MS,
          a.median / TARGET_MS, a.p90 / TARGET_MS, a.p90 <= TARGET_MS ? "  -- within target" : "  -- OVER target");
   if (cli > 0) printf("  ratio to the one-shot CLI (debounce off, median):     %.2f\n", a.median / cli);
-  status = bench_project() == 0 ? 0 : 1;
+  rc = 0;
 out:
+  free(nodeb);
+  free(deb);
   free(src);
   unlink(file);
   unlink(db);
   rmdir(dir);
-  return status;
+  return rc;
+}
+
+/* A count option's value in [lo, hi], or -1. */
+static int count_arg(const char *s, int lo, int hi) {
+  char *end;
+  long v = strtol(s, &end, 10);
+  return *s && !*end && v >= lo && v <= hi ? (int)v : -1;
+}
+
+int main(int argc, char **argv) {
+  int project_only = 0, edits = EDITS_DEFAULT, memory_edits = MEMORY_EDITS_DEFAULT;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--project-only") == 0) project_only = 1;
+    else if (strcmp(argv[i], "--edits") == 0 && i + 1 < argc &&
+             (edits = count_arg(argv[++i], 2, EDITS_MAX)) > 0) continue;
+    else if (strcmp(argv[i], "--memory-edits") == 0 && i + 1 < argc &&
+             (memory_edits = count_arg(argv[++i], 0, 100000)) >= 0) continue;
+    else {
+      fprintf(stderr, "usage: bench_lsp [--project-only] [--edits N (2-%d)] [--memory-edits N]\n",
+              EDITS_MAX);
+      return 2;
+    }
+  }
+  print_load("at the start");
+  if (!project_only && bench_file(edits) != 0) return 1;
+  return bench_project(edits, memory_edits) == 0 ? 0 : 1;
 }

@@ -99,6 +99,54 @@ static void test_merge(void **state) {
   fe_free(&ub);
 }
 
+/* An overlay of a store holding unit a, with a view of it and a fresh unit b merged, dumps as
+   a plain merge does; the fresh unit's strings go to the overlay only, and the store is the
+   same after the overlay is freed. */
+static void test_overlay_and_view(void **state) {
+  (void)state;
+  fe_unit ua, ub;
+  assert_int_equal(fe_lower(src_a, &ua), 0);
+  assert_int_equal(fe_lower(src_b, &ub), 0);
+  char *da = dump(ua.prog), *db = dump(ub.prog);
+  tc_program *store = tc_program_new();
+  assert_int_equal(tc_program_merge(store, ua.prog), 0);
+  ua.prog = NULL;
+  uint32_t store_strings = tc_program_n_strings(store);
+  tc_program *view = tc_program_view(store, 0);
+  assert_non_null(view);
+  assert_null(tc_program_view(store, 1)); /* no such unit */
+  assert_non_null(fe_func(view, "a"));
+  tc_program *plain = tc_program_new();
+  tc_program *view2 = tc_program_view(store, 0);
+  assert_int_not_equal(tc_program_merge(plain, view2), 0); /* a view needs an overlay of its base */
+  tc_program_free(plain);
+  tc_program *ov = tc_program_overlay(store);
+  assert_non_null(ov);
+  assert_int_equal(tc_program_merge(ov, view), 0);
+  assert_int_equal(tc_program_merge(ov, ub.prog), 0);
+  ub.prog = NULL;
+  assert_int_equal(ov->n_units, 2);
+  char *dm = dump(ov);
+  size_t la = strlen(da);
+  assert_int_equal(strlen(dm), la + strlen(db));
+  assert_memory_equal(dm, da, la);
+  assert_string_equal(dm + la, db);
+  const tc_function *fa = fe_func(ov, "a"), *fb = fe_func(ov, "b");
+  assert_int_equal(fe_call(ov, fb, "a", 0)->callee.usr, fa->usr);
+  assert_true(tc_program_n_strings(ov) > store_strings);
+  tc_program_free(ov);
+  assert_int_equal(tc_program_n_strings(store), store_strings);
+  char *ds = dump(store);
+  assert_string_equal(ds, da);
+  free(ds);
+  free(da);
+  free(db);
+  free(dm);
+  tc_program_free(store);
+  fe_free(&ua);
+  fe_free(&ub);
+}
+
 static void test_serialize_round_trip(void **state) {
   (void)state;
   fe_unit u;
@@ -168,6 +216,7 @@ static void test_path_format(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_intern), cmocka_unit_test(test_merge),
+    cmocka_unit_test(test_overlay_and_view),
     cmocka_unit_test(test_serialize_round_trip), cmocka_unit_test(test_path_format),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,8 +2,10 @@
  * the merged program is the same whatever the number of jobs; a second run takes every unit
  * from the cache and gives the same program; editing a header re-parses exactly the units that
  * include it; other arguments miss; a unit's failure is remembered with its IR; a damage of
- * any single byte of an entry is a miss, never a different result; pruning keeps the newest
- * entries under the bound and removes a killed run's temporary files. */
+ * any single byte of an entry is a miss, never a different result; a path whose appearance would
+ * change an include is recorded once however many headers name it, and its appearance is a
+ * miss; pruning keeps the newest entries under the bound and removes a killed run's temporary
+ * files. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -285,6 +287,59 @@ static void set_mtime(const char *path, time_t t) {
   assert_int_equal(utimes(path, tv), 0);
 }
 
+/* Occurrences of needle in the first len bytes of hay. */
+static int count_in(const unsigned char *hay, size_t len, const char *needle) {
+  size_t n = strlen(needle);
+  int count = 0;
+  for (size_t i = 0; i + n <= len; i++) count += memcmp(hay + i, needle, n) == 0;
+  return count;
+}
+
+/* inc1/a.h and inc2/a.h both read, -Iinc1 -Iinc2: DIR/a.h (the main file's folder comes
+   first) would shadow both; the entry records it once, and its appearance is a miss. */
+static void test_cache_absent_once(void **state) {
+  (void)state;
+  char dir[512], path[1024], main_path[1024], cache_dir[1024];
+  fe_tmpdir(dir, sizeof dir);
+  fe_write(dir, "inc1/a.h", "int one;\n", path, sizeof path);
+  fe_write(dir, "inc2/a.h", "int two;\n", path, sizeof path);
+  fe_write(dir, "main.c", "#include \"inc1/a.h\"\n#include \"inc2/a.h\"\nint f(void) { return one + two; }\n",
+           main_path, sizeof main_path);
+  snprintf(cache_dir, sizeof cache_dir, "%s/.tagcheck-cache", dir);
+  tc_compile_cmd cmd;
+  const char *args[] = {"-Iinc1", "-Iinc2"};
+  assert_int_equal(tc_compile_cmd_from_args(main_path, args, 2, dir, &cmd), 0);
+  for (int pass = 0; pass < 3; pass++) {
+    if (pass == 2) fe_write(dir, "a.h", "int three;\n", path, sizeof path);
+    tc_job_unit u;
+    memset(&u, 0, sizeof u);
+    u.cmd = &cmd;
+    tc_cache *c = tc_cache_open(cache_dir);
+    tc_jobs_opts jo = {.jobs = 1, .cache = c};
+    assert_int_equal(tc_jobs_run(&u, 1, &jo), 0);
+    tc_cache_close(c);
+    assert_non_null(u.prog);
+    assert_int_equal(u.from_cache, pass == 1); /* stored, then used, then a.h appeared */
+    tc_job_unit_clear(&u);
+    if (pass == 0) {
+      glob_t g;
+      char pattern[1100];
+      snprintf(pattern, sizeof pattern, "%s/*.tcc", cache_dir);
+      assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+      assert_int_equal(g.gl_pathc, 1);
+      size_t len;
+      unsigned char *entry = slurp(g.gl_pathv[0], &len);
+      char shadow[1100];
+      snprintf(shadow, sizeof shadow, "%s/a.h", dir);
+      assert_int_equal(count_in(entry, len, shadow), 1);
+      free(entry);
+      globfree(&g);
+    }
+  }
+  tc_compile_cmd_free(&cmd);
+  fe_rmdir(dir);
+}
+
 static void test_cache_prune(void **state) {
   (void)state;
   char dir[512];
@@ -326,6 +381,7 @@ int main(void) {
     cmocka_unit_test(test_jobs_deterministic),
     cmocka_unit_test(test_cache),
     cmocka_unit_test(test_cache_every_byte_damaged),
+    cmocka_unit_test(test_cache_absent_once),
     cmocka_unit_test(test_cache_prune),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

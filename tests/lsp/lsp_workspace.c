@@ -21,13 +21,18 @@ static int write_file(const char *path, const char *text, size_t len) {
 }
 
 int lsp_workspace_create(lsp_workspace *ws, const char *const *fixtures, const char *compdb_dir) {
+  return lsp_workspace_create_from(ws, TC_LSP_FIXTURES, fixtures, compdb_dir);
+}
+
+int lsp_workspace_create_from(lsp_workspace *ws, const char *src_dir, const char *const *fixtures,
+                              const char *compdb_dir) {
   memset(ws, 0, sizeof *ws);
   snprintf(ws->dir, sizeof ws->dir, "/tmp/tc-lsp-ws-XXXXXX");
   if (!mkdtemp(ws->dir)) return -1;
   cJSON *db = cJSON_CreateArray();
   for (size_t i = 0; fixtures[i] && ws->n_files < 14; i++) {
     char src[512], dst[512];
-    snprintf(src, sizeof src, "%s/%s", TC_LSP_FIXTURES, fixtures[i]);
+    snprintf(src, sizeof src, "%s/%s", src_dir, fixtures[i]);
     snprintf(dst, sizeof dst, "%s/%s", ws->dir, fixtures[i]);
     size_t len;
     char *text = lsp_read_file(src, &len);

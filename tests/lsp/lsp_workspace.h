@@ -18,6 +18,9 @@ typedef struct lsp_workspace {
    itself, "build" like a CMake build folder) with one entry per .c fixture, compiled with
    -std=c11 and the runtime's include directory. Returns 0 or -1. */
 int lsp_workspace_create(lsp_workspace *ws, const char *const *fixtures, const char *compdb_dir);
+/* The same with the files taken from folder src_dir instead of tests/lsp/fixtures/. */
+int lsp_workspace_create_from(lsp_workspace *ws, const char *src_dir, const char *const *fixtures,
+                              const char *compdb_dir);
 /* A workspace of the one fixture `name`, compile_commands.json beside it; the fixture's
    absolute path into path. Returns 0 or -1. */
 int lsp_workspace_one(lsp_workspace *ws, const char *name, char *path, size_t n);

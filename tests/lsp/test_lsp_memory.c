@@ -4,7 +4,8 @@
  * edit carries ~16 KiB of text, so a leaked copy per edit or per analysis would add megabytes.
  * The server's resident set size after warm-up must stay flat, every waited-for version must be
  * published with the right findings, and at the end the server must still answer at once and
- * exit cleanly. (Under -DTC_SANITIZE=ON, LeakSanitizer also fails the clean exit on any leak.) */
+ * exit cleanly: for one unit alone, and for a unit of a five-unit program analyzed whole at
+ * every edit (the others from the session's table of lowered units). (Under -DTC_SANITIZE=ON, LeakSanitizer also fails the clean exit on any leak.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,22 +39,25 @@ static char *with_padding(const char *text, int version) {
   return out;
 }
 
-static void test_thousand_edits(void **state) {
-  (void)state;
-  lsp_workspace ws;
-  char path[512];
-  assert_int_equal(lsp_workspace_one(&ws, "label_backend_bug.c", path, sizeof path), 0);
+/* text with the first `from` replaced by `to` (heap). */
+static char *replaced(const char *text, const char *from, const char *to) {
+  const char *at = strstr(text, from);
+  assert_non_null(at);
+  char *out = malloc(strlen(text) - strlen(from) + strlen(to) + 1);
+  sprintf(out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  return out;
+}
+
+/* 1,000 edits of the document at path (in the project folder dir), alternating between buggy
+   (n_buggy findings published on it) and fixed (n_fixed) every WAIT_EVERY edits; the server's
+   resident set after WARMUP edits and its largest afterwards must stay within RSS_SLACK_KB. */
+static void edit_session(const char *dir, const char *path, const char *buggy, const char *fixed,
+                         int n_buggy, int n_fixed, const char *what) {
   char uri[600];
   snprintf(uri, sizeof uri, "file://%s", path);
-  char *buggy = lsp_read_file(path, NULL);
-  const char *at = strstr(buggy, "dt_zeros(dt_cpu(),");
-  assert_non_null(at);
-  char *fixed = malloc(strlen(buggy) + 1);
-  sprintf(fixed, "%.*sdt_zeros(acc,%s", (int)(at - buggy), buggy, at + strlen("dt_zeros(dt_cpu(),"));
-
   lsp_client c;
   const char *argv[] = {TC_TAGCHECK_BIN, "--lsp", NULL};
-  assert_int_equal(lsp_client_spawn(&c, argv, ws.dir, NULL), 0);
+  assert_int_equal(lsp_client_spawn(&c, argv, dir, NULL), 0);
   lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
                        "\"capabilities\":{},\"initializationOptions\":{\"debounceMs\":20}}}");
   assert_non_null(lsp_client_response(&c, 1, WAIT_MS));
@@ -79,14 +83,14 @@ static void test_thousand_edits(void **state) {
     }
     free(text);
     if (v % WAIT_EVERY != 0) continue;
-    /* This version must be published, with the finding exactly when the bug is in. */
+    /* This version must be published, with the findings exactly when the bug is in. */
     const cJSON *pub;
     do {
       pub = lsp_client_notification(&c, "textDocument/publishDiagnostics", uri, WAIT_MS);
       assert_non_null(pub);
     } while (cJSON_GetObjectItem(cJSON_GetObjectItem(pub, "params"), "version")->valueint != v);
     const cJSON *diags = cJSON_GetObjectItem(cJSON_GetObjectItem(pub, "params"), "diagnostics");
-    assert_int_equal(cJSON_GetArraySize(diags), has_bug);
+    assert_int_equal(cJSON_GetArraySize(diags), has_bug ? n_buggy : n_fixed);
     /* Keep the client's own memory small: forget what was seen. */
     cJSON_Delete(c.seen);
     c.seen = cJSON_CreateArray();
@@ -95,8 +99,8 @@ static void test_thousand_edits(void **state) {
     if (v == WARMUP) rss_warm = rss;
     if (v > WARMUP && rss > rss_max) rss_max = rss;
   }
-  fprintf(stderr, "server RSS: %ld KiB after %d edits, at most %ld KiB up to %d edits (+%ld KiB)\n",
-          rss_warm, WARMUP, rss_max, EDITS, rss_max - rss_warm);
+  fprintf(stderr, "%s: server RSS: %ld KiB after %d edits, at most %ld KiB up to %d edits (+%ld KiB)\n",
+          what, rss_warm, WARMUP, rss_max, EDITS, rss_max - rss_warm);
   assert_true(rss_max - rss_warm < RSS_SLACK_KB);
 
   /* Still responsive: a request is answered at once, and the session ends cleanly. */
@@ -107,8 +111,37 @@ static void test_thousand_edits(void **state) {
   assert_true(lsp_client_now_ms() - t0 < 5000);
   lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
   assert_int_equal(lsp_client_wait_exit(&c, 0, WAIT_MS), 0);
-
   lsp_client_free(&c);
+}
+
+/* One unit alone. */
+static void test_thousand_edits(void **state) {
+  (void)state;
+  lsp_workspace ws;
+  char path[512];
+  assert_int_equal(lsp_workspace_one(&ws, "label_backend_bug.c", path, sizeof path), 0);
+  char *buggy = lsp_read_file(path, NULL);
+  char *fixed = replaced(buggy, "dt_zeros(dt_cpu(),", "dt_zeros(acc,");
+  edit_session(ws.dir, path, buggy, fixed, 1, 0, "one unit");
+  free(fixed);
+  free(buggy);
+  lsp_workspace_remove(&ws);
+}
+
+/* The whole program of a five-unit database (tests/wholedb/modes): every edit of main.c lowers
+   it again and takes the other units from the session's table, every other analysis differs. */
+static void test_thousand_edits_whole_program(void **state) {
+  (void)state;
+  lsp_workspace ws;
+  char src[512], path[512];
+  snprintf(src, sizeof src, "%s/tests/wholedb/modes", TC_SOURCE_DIR);
+  const char *files[] = {"model.h", "main.c", "weights.c", "config.c", "helpers.c", "other.c", NULL};
+  assert_int_equal(lsp_workspace_create_from(&ws, src, files, "."), 0);
+  lsp_workspace_path(&ws, "main.c", path, sizeof path);
+  char *buggy = lsp_read_file(path, NULL);
+  /* x on sim:0 as the weights and g_dev are: only the dt_sub of model.h's sim:1 stays wrong */
+  char *fixed = replaced(buggy, "dt_ones(dt_cpu(),", "dt_ones(dt_sim(0),");
+  edit_session(ws.dir, path, buggy, fixed, 3, 1, "whole program");
   free(fixed);
   free(buggy);
   lsp_workspace_remove(&ws);
@@ -122,6 +155,7 @@ int main(void) {
   char opts[1024];
   snprintf(opts, sizeof opts, "%s%squarantine_size_mb=0", asan ? asan : "", asan && *asan ? ":" : "");
   setenv("ASAN_OPTIONS", opts, 1);
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_thousand_edits)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_thousand_edits),
+                                     cmocka_unit_test(test_thousand_edits_whole_program)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

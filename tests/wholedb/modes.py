@@ -3,17 +3,21 @@
 cross files (a tag from another unit, from a header, through a global, through a helper of a
 third unit) plus a second program, analyzed in full and then in every partial mode — each file
 named alone (the finding's file, the files of its trace, a header), with and without the cache,
-shards merged, the pre-commit hook of docs/ci.md — each must report exactly the full run's
+shards merged, the language server with each file (a header too) opened alone, the pre-commit
+hook of docs/ci.md committing each file alone — each must report exactly the full run's
 findings for what it names. Without a database, tagcheck names the functions defined
-elsewhere. (The language server's mode is tested in tests/lsp, test_lsp_session.c.)
+elsewhere. (More of the language server's whole-program mode — unsaved edits, several open
+documents — is tested in tests/lsp, test_lsp_session.c.)
 
 usage: modes.py TAGCHECK SOURCE_DIR RUNTIME_INCLUDE WORK"""
 import json
 import re
 import os
+import select
 import shutil
 import subprocess
 import sys
+import time
 
 TAGCHECK, SRC, INC, WORK = sys.argv[1:5]
 FILES = ["main.c", "weights.c", "config.c", "helpers.c", "other.c"]
@@ -127,6 +131,94 @@ status, out, err = run("-p", WORK, "-q", os.path.join(WORK, "unused.h"))
 check(status == 0 and "no unit of the compilation database includes it" in err,
       f"unused header: exit {status}: {err}")
 
+# the language server: each file opened alone (a header too) analyzes its whole program and
+# publishes every finding of it, each on its own file; what it publishes on the document is
+# exactly the full run's findings located in it, and what it publishes in all is exactly the
+# full run's findings of the program, which hold every finding the file touches
+PROGRAMS = [{"main.c", "weights.c", "config.c", "helpers.c", "model.h"}, {"other.c"}]
+
+
+class Lsp:
+    def __init__(self):
+        self.p = subprocess.Popen([TAGCHECK, "--lsp"], cwd=WORK, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.buf = b""
+
+    def send(self, msg):
+        body = json.dumps(msg).encode()
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.p.stdin.flush()
+
+    def next(self, deadline):
+        while True:
+            head, sep, rest = self.buf.partition(b"\r\n\r\n")
+            if sep:
+                n = int([h for h in head.split(b"\r\n") if h.lower().startswith(b"content-length")][0]
+                        .split(b":")[1])
+                if len(rest) >= n:
+                    self.buf = rest[n:]
+                    return json.loads(rest[:n])
+            left = deadline - time.time()
+            if left <= 0 or not select.select([self.p.stdout], [], [], left)[0]:
+                return None
+            chunk = os.read(self.p.stdout.fileno(), 65536)
+            if not chunk:
+                return None
+            self.buf += chunk
+
+    def close(self):
+        self.send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+        self.send({"jsonrpc": "2.0", "method": "exit"})
+        self.p.stdin.close()
+        return self.p.wait(timeout=60)
+
+
+def lsp_open_alone(name):
+    """What the server publishes, by file name, after opening name alone: {file: {finding}}."""
+    srv = Lsp()
+    srv.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"capabilities": {}, "initializationOptions": {"debounceMs": 0}}})
+    srv.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    path = os.path.join(WORK, name)
+    with open(path) as f:
+        text = f.read()
+    srv.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+              "params": {"textDocument": {"uri": "file://" + path, "languageId": "c",
+                                          "version": 1, "text": text}}})
+    published, deadline = {}, time.time() + 120
+    while True:
+        m = srv.next(deadline)
+        if m is None:
+            check(False, f"lsp, {name} opened: no end of its analysis")
+            break
+        if m.get("method") == "textDocument/publishDiagnostics":
+            file = os.path.basename(m["params"]["uri"])
+            published[file] = {(file, d["range"]["start"]["line"] + 1,
+                                d["range"]["start"]["character"] + 1, d["code"])
+                               for d in m["params"]["diagnostics"]}
+        # the log line that ends an analysis comes after its publications
+        if m.get("method") == "window/logMessage" and "finding(s) in" in m["params"]["message"]:
+            break
+        if m.get("method") == "window/showMessage" and m["params"]["type"] == 1:
+            check(False, f"lsp, {name} opened: {m['params']['message']}")
+            break
+    check(srv.close() == 0, f"lsp, {name} opened: the server did not exit cleanly")
+    return published
+
+
+for name in FILES + ["model.h"]:
+    published = lsp_open_alone(name)
+    program = next(p for p in PROGRAMS if name in p)
+    want_all = {k for k in full if k[0] in program}
+    got_all = set().union(*published.values()) if published else set()
+    check(got_all == want_all, f"lsp, {name} opened: published {sorted(got_all)}, "
+                               f"want the program's {sorted(want_all)}")
+    check(touching.get(name, set()) <= got_all, f"lsp, {name} opened: misses findings it touches")
+    check(published.get(name, set()) == {k for k in full if k[0] == name},
+          f"lsp, {name} opened: on the document {sorted(published.get(name, set()))}")
+    for file, got in published.items():
+        check(got == {k for k in full if k[0] == file}, f"lsp, {name} opened: on {file} {sorted(got)}")
+
 # the pre-commit hook of docs/ci.md, as documented: a commit touching only weights.c (or only a
 # header) is refused for the findings it causes in main.c and helpers.c
 with open(os.path.join(SRC, "docs", "ci.md")) as f:
@@ -150,16 +242,29 @@ check(git("commit", "-q", "--no-verify", "-m", "base").returncode == 0, "git com
 with open(os.path.join(WORK, ".git", "hooks", "pre-commit"), "w") as f:
     f.write(hook)
 os.chmod(os.path.join(WORK, ".git", "hooks", "pre-commit"), 0o755)
-for name, want in (("weights.c", touching["weights.c"]), ("model.h", touching["model.h"])):
+def hook_findings(out):
+    """(file name, line, col, rule) of every finding the hook's text output reports."""
+    got = set()
+    for line in out.splitlines():
+        parts = line.split(":", 4)
+        if len(parts) == 5 and parts[3].strip() in ("error", "warning") and line.endswith("]"):
+            got.add((os.path.basename(parts[0]), int(parts[1]), int(parts[2]),
+                     line[line.rindex("[") + 1:-1]))
+    return got
+
+
+# every file committed alone: refused exactly for the findings that file touches
+for name in FILES + ["model.h"]:
+    want = touching.get(name, set())
     with open(os.path.join(WORK, name), "a") as f:
         f.write("/* an edit */\n")
     git("add", name)
     p = git("commit", "-q", "-m", "edit " + name)
-    check(p.returncode != 0, f"hook: a commit of {name} alone must be refused")
-    for (file, line, _col, rule) in want:
-        out = p.stdout + p.stderr  # git gives the hook's output on stderr
-        check(f"{file}:{line}:" in out, f"hook on {name}: {file}:{line} [{rule}] not reported: {out}")
-    git("reset", "-q", "--hard")
+    out = p.stdout + p.stderr  # git gives the hook's output on stderr
+    check((p.returncode != 0) == bool(want), f"hook: a commit of {name} alone: exit {p.returncode}")
+    got = hook_findings(out)
+    check(got == want, f"hook on {name}: reported {sorted(got)}, want {sorted(want)}: {out}")
+    git("reset", "-q", "--hard", "HEAD" if p.returncode != 0 else "HEAD~1")
 with open(os.path.join(WORK, "notes.txt"), "w") as f:
     f.write("no code\n")
 git("add", "notes.txt")

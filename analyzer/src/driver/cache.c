@@ -3,8 +3,8 @@
  * variables that change a compiler's include path, libclang's resource directory, the IR
  * format), holding those key strings, the content hash of every file the unit read, the paths
  * that must still not exist (earlier candidates on the include path of every header it read,
- * and the candidates of headers it did not find), the unit's failure, its serialized IR and a
- * checksum of all of it. An entry is used only if its checksum holds, every recorded file still
+ * and the candidates of headers it did not find, each once), the unit's failure, its
+ * serialized IR and a checksum of all of it. An entry is used only if its checksum holds, every recorded file still
  * hashes the same and no recorded absent path has appeared; files are hashed and paths probed
  * at most once per run (a hash table shared by the workers). A second kind of entry,
  * results-KEY.tcr, keeps one component's findings. Stores go through a temporary file and
@@ -216,6 +216,23 @@ static void list_push(str_list *l, char *s) {
   list_append(l, s);
 }
 
+static int by_string(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts the list and removes repeated strings (a candidate several headers share is recorded,
+   and probed at each lookup, once). */
+static void list_unique(str_list *l) {
+  if (l->n < 2) return;
+  qsort(l->v, l->n, sizeof *l->v, by_string);
+  size_t k = 1;
+  for (size_t i = 1; i < l->n; i++) {
+    if (strcmp(l->v[i], l->v[k - 1]) == 0) free(l->v[i]);
+    else l->v[k++] = l->v[i];
+  }
+  l->n = k;
+}
+
 static void list_free(str_list *l) {
   for (size_t i = 0; i < l->n; i++) free(l->v[i]);
   free(l->v);
@@ -306,6 +323,7 @@ static void absent_paths(tc_cache *c, const tc_compile_cmd *cmd, char *const *de
   }
   if (dirs.oom) out->oom = 1;
   list_free(&dirs);
+  list_unique(out);
 }
 
 /* ---- lookup ---- */

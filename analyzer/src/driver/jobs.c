@@ -23,7 +23,7 @@ enum { TC_WORKER_STACK = 64 * 1024 * 1024 };
 typedef struct pool {
   tc_job_unit *units;
   size_t n;
-  atomic_size_t next, done;
+  atomic_size_t next, done, threads; /* threads: how many took a parser */
   const tc_jobs_opts *opts;
   tc_cache *cache;
   atomic_int oom;
@@ -134,7 +134,10 @@ static void run_unit(pool *pl, unit_parser *up, tc_job_unit *u) {
 static void *worker(void *arg) {
   pool *pl = arg;
   unit_parser up = {NULL, NULL};
-  if (pl->opts->worker_exe) up.worker = tc_worker_new(pl->opts->worker_exe);
+  size_t me = atomic_fetch_add(&pl->threads, 1);
+  int borrowed = pl->opts->worker_exe && me < pl->opts->n_workers;
+  if (borrowed) up.worker = pl->opts->workers[me];
+  else if (pl->opts->worker_exe) up.worker = tc_worker_new(pl->opts->worker_exe);
   else up.parser = tc_parser_new();
   if (!up.worker && !up.parser) {
     atomic_store(&pl->oom, 1);
@@ -147,7 +150,7 @@ static void *worker(void *arg) {
     size_t d = atomic_fetch_add(&pl->done, 1) + 1;
     if (pl->opts->progress) tc_progress_update(pl->opts->progress, "lowering units", d, pl->n);
   }
-  tc_worker_free(up.worker);
+  if (!borrowed) tc_worker_free(up.worker);
   tc_parser_free(up.parser);
   return NULL;
 }
@@ -168,6 +171,7 @@ int tc_jobs_run(tc_job_unit *units, size_t n, const tc_jobs_opts *opts) {
   pl.n = n;
   atomic_init(&pl.next, 0);
   atomic_init(&pl.done, 0);
+  atomic_init(&pl.threads, 0);
   atomic_init(&pl.oom, 0);
   pl.opts = opts;
   pl.cache = opts->cache;

@@ -16,6 +16,7 @@
 #include "ir/ir.h"
 
 typedef struct tc_cache tc_cache;
+typedef struct tc_worker tc_worker;
 
 typedef struct tc_job_unit {
   const tc_compile_cmd *cmd; /* NULL: nothing to parse (failure already set) */
@@ -31,6 +32,10 @@ typedef struct tc_jobs_opts {
   int jobs;               /* threads; 0: one per core */
   tc_cache *cache;        /* NULL: no cache */
   const char *worker_exe; /* the tagcheck binary for unit workers; NULL: parse in-process */
+  tc_worker *const *workers; /* with worker_exe: long-lived workers (an editor session's), one
+                                per thread up to n_workers (the threads after start their own),
+                                so no process is started per run */
+  size_t n_workers;
   double unit_timeout;    /* seconds a unit's parse may take in a worker (0: no limit) */
   int want_deps;          /* list every unit's files (deps) even without a cache */
   const tc_unsaved_file *unsaved; /* editor buffers: a unit whose file or one of whose files

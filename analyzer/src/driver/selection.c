@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rules/rules.h"
+#include "util/bytes.h"
 
 static int named(const tc_selection *s, const char *file) {
   for (size_t i = 0; file && i < s->n_files; i++)
@@ -153,14 +154,60 @@ static int symset_has(const symset *s, tc_sym x) {
   return 0;
 }
 
+/* A set of names borrowed from the units' string tables (open addressing, by their hash). */
+typedef struct nameset {
+  const char **v;
+  size_t cap, n;
+} nameset;
+
+static const char **nameset_slot(const nameset *s, const char *name) {
+  size_t j = (size_t)tc_fnv64_str(name) & (s->cap - 1);
+  while (s->v[j] && strcmp(s->v[j], name) != 0) j = (j + 1) & (s->cap - 1);
+  return &s->v[j];
+}
+
+static int nameset_add(nameset *s, const char *name) {
+  if ((s->n + 1) * 2 > s->cap) {
+    nameset grown = {calloc(s->cap ? s->cap * 2 : 256, sizeof *s->v), s->cap ? s->cap * 2 : 256, 0};
+    if (!grown.v) return -1;
+    for (size_t i = 0; i < s->cap; i++)
+      if (s->v[i]) *nameset_slot(&grown, s->v[i]) = s->v[i];
+    grown.n = s->n;
+    free(s->v);
+    *s = grown;
+  }
+  const char **slot = nameset_slot(s, name);
+  if (!*slot) {
+    *slot = name;
+    s->n++;
+  }
+  return 0;
+}
+
+static int nameset_has(const nameset *s, const char *name) {
+  return s->cap && *nameset_slot(s, name) != NULL;
+}
+
 size_t tc_calls_defined_elsewhere(const tc_job_unit *units, size_t n, const tc_rules *rules,
                                   tc_call_elsewhere *out, size_t max) {
   size_t found = 0;
+  /* every unit's function names, once: a callee a unit does not define itself is defined by
+     another unit given when it is among them */
+  nameset everywhere = {0};
+  for (size_t i = 0; i < n; i++) {
+    const tc_program *p = units[i].prog;
+    for (uint32_t k = 0; p && k < p->n_units; k++)
+      for (uint32_t f = 0; f < p->units[k].n_functions; f++)
+        if (nameset_add(&everywhere, tc_str(p, p->units[k].functions[f].name)) != 0) {
+          free(everywhere.v);
+          return 0; /* out of memory: no note */
+        }
+  }
   for (size_t i = 0; i < n; i++) {
     const tc_program *p = units[i].prog;
     if (!p) continue;
-    /* each unit has its own string table: compare by name within the unit, then across units
-       by looking the name up in every other unit's definitions */
+    /* each unit has its own string table: compare by symbol within the unit, then by name in
+       the index of every unit's definitions */
     symset defined = {0}, reported = {0};
     for (uint32_t k = 0; k < p->n_units; k++)
       for (uint32_t f = 0; f < p->units[k].n_functions; f++)
@@ -177,14 +224,7 @@ size_t tc_calls_defined_elsewhere(const tc_job_unit *units, size_t n, const tc_r
             if (symset_has(&defined, s) || symset_add(&reported, s) != 1) continue;
             const char *name = tc_str(p, s);
             if (!name || tc_rules_find(rules, name) || !tagged_call(p, rules, in)) continue;
-            int elsewhere = 0; /* defined by another unit given */
-            for (size_t j = 0; j < n && !elsewhere; j++) {
-              const tc_program *q = units[j].prog;
-              for (uint32_t kk = 0; j != i && q && kk < q->n_units && !elsewhere; kk++)
-                for (uint32_t g = 0; g < q->units[kk].n_functions && !elsewhere; g++)
-                  elsewhere = strcmp(tc_str(q, q->units[kk].functions[g].name), name) == 0;
-            }
-            if (elsewhere) continue;
+            if (nameset_has(&everywhere, name)) continue; /* defined by another unit given */
             int dup = 0;
             for (size_t d = 0; d < found && d < max && !dup; d++) dup = strcmp(out[d].name, name) == 0;
             if (dup) continue;
@@ -198,5 +238,6 @@ size_t tc_calls_defined_elsewhere(const tc_job_unit *units, size_t n, const tc_r
     free(defined.v);
     free(reported.v);
   }
+  free(everywhere.v);
   return found;
 }

@@ -1,5 +1,6 @@
 /* analyzer/src/ir/ir.c — the IR's memory: a program's arena and string table, units, merging
- * per-unit programs into one (the -j workers and the cache produce one program per unit). */
+ * per-unit programs into one (the -j workers and the cache produce one program per unit), and
+ * overlays and views of a program kept whole (an editor session's lowered units). */
 #include "ir/ir.h"
 #include "ir/ir_walk.h"
 
@@ -211,8 +212,49 @@ tc_program *tc_program_new(void) {
   return p;
 }
 
+tc_program *tc_program_overlay(const tc_program *base) {
+  tc_program *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->base = base;
+  p->arena = calloc(1, sizeof *p->arena);
+  p->strings = calloc(1, sizeof *p->strings);
+  if (!p->arena || !p->strings) goto oom;
+  const tc_strtab *b = base->strings;
+  tc_strtab *t = p->strings;
+  t->strs = malloc(b->cap * sizeof *t->strs);
+  t->lens = malloc(b->cap * sizeof *t->lens);
+  t->slots = malloc(b->n_slots * sizeof *t->slots);
+  if (!t->strs || !t->lens || !t->slots) goto oom;
+  memcpy(t->strs, b->strs, b->n * sizeof *t->strs); /* the strings stay in base's arena */
+  memcpy(t->lens, b->lens, b->n * sizeof *t->lens);
+  memcpy(t->slots, b->slots, b->n_slots * sizeof *t->slots);
+  t->n = b->n;
+  t->cap = b->cap;
+  t->n_slots = b->n_slots;
+  return p;
+oom:
+  tc_program_free(p);
+  return NULL;
+}
+
+tc_program *tc_program_view(const tc_program *base, uint32_t i) {
+  if (i >= base->n_units) return NULL;
+  tc_program *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->base = base;
+  p->view = 1;
+  p->strings = base->strings;
+  p->units = &base->units[i];
+  p->n_units = 1;
+  return p;
+}
+
 void tc_program_free(tc_program *p) {
   if (!p) return;
+  if (p->view) { /* everything it points at is base's */
+    free(p);
+    return;
+  }
   if (p->arena) {
     arena_free_list(p->arena->head);
     arena_free_list(p->arena->full);
@@ -251,6 +293,14 @@ static void remap_sym(tc_sym *s, void *ctx) {
 int tc_program_merge(tc_program *dst, tc_program *src) {
   if (!src) return 0;
   int rc = -1;
+  if (src->view) { /* its symbols are base's, which an overlay of base numbers the same */
+    if (dst->base == src->base && !dst->view && units_reserve(dst, dst->n_units + 1) == 0) {
+      dst->units[dst->n_units++] = src->units[0];
+      rc = 0;
+    }
+    tc_program_free(src);
+    return rc;
+  }
   tc_strtab *st = src->strings;
   tc_sym *map = malloc(st->n * sizeof *map);
   if (!map || units_reserve(dst, dst->n_units + src->n_units) != 0) goto done;

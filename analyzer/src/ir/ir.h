@@ -287,6 +287,12 @@ typedef struct tc_program {
   tc_arena *arena;
   uint32_t n_units;
   tc_unit *units;
+  /* Overlays and views (an editor session's units kept lowered, analyzed without copies):
+     an overlay owns a copy of base's string table (base's symbols keep their numbers) and its
+     own arena; a view borrows base's string table and one of base's units, and owns nothing.
+     NULL for a plain program. base must outlive both and not change while they live. */
+  const struct tc_program *base;
+  int view;
 } tc_program;
 
 /* ---- construction and access (ir.c) ---- */
@@ -300,8 +306,15 @@ uint32_t tc_program_n_strings(const tc_program *p);
 void *tc_arena_alloc(tc_program *p, size_t bytes); /* zeroed; lives as long as p */
 /* Adds an (empty) unit to p and returns it; valid until the next tc_program_add_unit. */
 tc_unit *tc_program_add_unit(tc_program *p, tc_sym file);
-/* Merges src (units and strings) into dst; src is freed. Syms of src's units are remapped. */
+/* Merges src (units and strings) into dst; src is freed. Syms of src's units are remapped; a
+   view's unit is added as it is (dst must then be an overlay of the view's base). */
 int tc_program_merge(tc_program *dst, tc_program *src);
+/* An empty program whose string table starts as a copy of base's, to merge views of base (and
+   any other program) into. NULL when out of memory. */
+tc_program *tc_program_overlay(const tc_program *base);
+/* A one-unit program that is base's unit i, sharing base's strings: read it, merge it into an
+   overlay of base, or free it; never add to it. NULL when out of memory. */
+tc_program *tc_program_view(const tc_program *base, uint32_t i);
 /* Human-readable dump for tests and debugging (--dump-ir). */
 void tc_ir_dump(const tc_program *p, void *file /* FILE* */);
 /* Writes a path the way the dump does, in C-like notation: root names from fn (NULL: "local3",

@@ -1,7 +1,8 @@
 /* analyzer/src/lsp/lsp_analyze.c — the LSP server's analysis of one document (see
  * lsp_analyze.h): compile command lookup with cached databases (reloaded when the file
  * changes), fallback flags, the project's session (lsp_project.h) analyzing the document's
- * whole program when the database lists it, suppressions from the unsaved text. */
+ * whole program when the database lists it (for a header, the programs of the units that
+ * include it), suppressions from the unsaved text. */
 #include "lsp/lsp_analyze.h"
 
 #include <limits.h>
@@ -335,6 +336,20 @@ int tc_lsp_analyze(tc_lsp_analyzer *a, const char *path, const tc_unsaved_file *
         res->command_source = strdup(d->db.path);
         use_db = &d->db;
       } else {
+        /* a header: the whole programs of the units that include it, when some do */
+        int hrc = tc_session_analyze_includers(session, &d->db, path, unsaved, n_unsaved,
+                                               &res->report, &res->program_files,
+                                               &res->n_program_files, err, err_len);
+        if (hrc <= 0) {
+          free(db_dir);
+          if (hrc < 0) {
+            tc_lsp_result_free(res);
+            return -1;
+          }
+          res->command_source = strdup(d->db.path);
+          resuppress_unsaved(&res->report, unsaved, n_unsaved);
+          return 0;
+        }
         set_reason(&res->fallback_reason, "%s does not list it%s", d->db.path, NULL);
         /* Borrow the flags of the nearest listed file, as clangd does for headers. */
         const tc_compile_cmd *near = nearest_entry(&d->db, path);

@@ -1,8 +1,9 @@
 /* analyzer/src/lsp/lsp_analyze.h — analysis of one open document for the LSP server, in a
  * long-lived process, on top of the driver's editor session (driver.h): finds the document's
  * compile command (-p DIR, or compile_commands.json in the folders above it and in their build/
- * subfolders, like clangd; for a file it does not list, the flags of the nearest file it
- * lists; fallback flags when there is none), analyzes the unit with the unsaved text
+ * subfolders, like clangd; a header it does not list is analyzed through the whole programs
+ * of the units that include it; another file it does not list with the flags of the nearest
+ * file it lists; fallback flags when there is none), analyzes the unit with the unsaved text
  * of every open document under its project's settings (lsp_project.h), and re-reads
  * suppression comments from that unsaved text. State (project sessions, loaded compile
  * databases) lives in the analyzer object. */

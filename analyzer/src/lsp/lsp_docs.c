@@ -17,6 +17,7 @@ static void doc_free(tc_lsp_doc *doc) {
   free(doc->real);
   free(doc->text);
   free(doc->last_error);
+  free(doc->program);
   cJSON_Delete(doc->published);
   free(doc);
 }

@@ -22,6 +22,8 @@ typedef struct tc_lsp_doc {
   int fallback_told;    /* the "no compile command" message was shown for this document */
   char *last_error;     /* why the last analysis failed (shown once), or NULL */
   cJSON *published;     /* object: target URI -> array of diagnostics from this document's unit */
+  char *program;        /* the first unit of the program its last analysis covered (a header's
+                           program is that of its includers), or NULL */
 } tc_lsp_doc;
 
 typedef struct tc_lsp_docs {

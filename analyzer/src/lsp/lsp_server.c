@@ -163,6 +163,8 @@ static void analyze_doc(lsp_server *s, tc_lsp_doc *doc) {
   if (res.report.n_failures > 0)
     send_message(s, 0, MSG_LOG, "tagcheck: %s: %s (analyzed as far as its syntax tree goes)",
                  doc->path, res.report.failures[0].reason ? res.report.failures[0].reason : "");
+  free(doc->program);
+  doc->program = res.n_program_files ? strdup(res.program_files[0]) : NULL;
   cJSON *current = tc_lsp_diagnostics_build(&res.report, &s->docs, doc->uri, s->utf8);
   if (current) {
     /* what every other open document of the same program published is replaced by this
@@ -170,7 +172,8 @@ static void analyze_doc(lsp_server *s, tc_lsp_doc *doc) {
     cJSON *old = cJSON_CreateObject();
     for (size_t i = 0; old && i < s->docs.n; i++) {
       tc_lsp_doc *o = s->docs.items[i];
-      int same_program = o == doc;
+      int same_program = o == doc || (o->program && res.n_program_files &&
+                                      strcmp(o->program, res.program_files[0]) == 0);
       for (size_t k = 0; !same_program && o->path && k < res.n_program_files; k++)
         same_program = strcmp(o->path, res.program_files[k]) == 0;
       if (!same_program) continue;
