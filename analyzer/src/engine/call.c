@@ -264,12 +264,26 @@ static int visited(const tc_eng *e, uint32_t loc) {
   return loc < e->cap_visit && e->visit_stamp[loc] == e->stamp;
 }
 
+/* Five words at once: each chain takes one word made from all five by products with
+   unrelated odd constants (independent multiplications, which the processor runs side by side),
+   instead of five steps of its serial chain. */
+static inline void kb_push5(keybuf *k, uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3,
+                            uint64_t w4) {
+  uint64_t a = ((w0 * 0x9e3779b97f4a7c15ull) ^ rotl64(w1 * 0xbf58476d1ce4e5b9ull, 13)) +
+               ((w2 * 0x94d049bb133111ebull) ^ rotl64(w3 * 0xd6e8feb86659fd93ull, 29)) +
+               rotl64(w4 * 0xa0761d6478bd642full, 47);
+  uint64_t b = ((w0 * 0xe7037ed1a0b428dbull) + rotl64(w1 * 0x8ebc6af09c88c6e3ull, 37)) ^
+               ((w2 * 0x589965cc75374cc3ull) + rotl64(w3 * 0x1d8e4e27c47d124full, 7)) ^
+               rotl64(w4 * 0xff51afd7ed558ccdull, 53);
+  k->h1 = rotl64(k->h1 ^ a, 27) * 0xff51afd7ed558ccdull;
+  k->h2 = rotl64(k->h2 + b, 31) * 0xc4ceb9fe1a85ec53ull;
+  k->n += 5;
+}
+
 static void key_value(tc_eng *e, keybuf *k, uint32_t loc, const aval *v, int with_prov) {
-  kb_push(e, k, ((uint64_t)loc << 8) | v->k);
-  kb_push(e, k, (uint64_t)v->i);
-  kb_push(e, k, ((uint64_t)v->loc << 1) | v->neg);
-  kb_push(e, k, ((uint64_t)(uint32_t)v->tag.backend << 32) | (uint32_t)v->tag.ordinal);
-  kb_push(e, k, ((uint64_t)(uint32_t)v->tag.autodiff << 32) | (uint32_t)v->tag.kind);
+  kb_push5(k, ((uint64_t)loc << 8) | v->k, (uint64_t)v->i, ((uint64_t)v->loc << 1) | v->neg,
+           ((uint64_t)(uint32_t)v->tag.backend << 32) | (uint32_t)v->tag.ordinal,
+           ((uint64_t)(uint32_t)v->tag.autodiff << 32) | (uint32_t)v->tag.kind);
   if (with_prov) kb_push(e, k, (uint64_t)(uintptr_t)v->prov);
 }
 
