@@ -220,24 +220,26 @@ int call_scope_prepare(tc_eng *e) {
 
 /* ---- memo keys: the entry state as the callee can see it ---- */
 
+/* A memo key is the sequence of words the walk below produces, kept as two independent 64-bit
+   hashes of it and its length (never the words themselves: an entry state reaching a model's
+   every tensor is hundreds of thousands of words, once per memo entry). Keys compare equal only
+   when all three do; two different sequences agreeing on 128 hash bits is not a case the
+   analysis needs to consider. */
 typedef struct keybuf {
-  uint64_t *w;
-  size_t n, cap;
+  uint64_t h1, h2;
+  size_t n;
 } keybuf;
 
-static void kb_grow(tc_eng *e, keybuf *k, uint64_t x) {
-  uint64_t *p = VEC_PUSH(k->w, k->n, k->cap);
-  if (p)
-    *p = x;
-  else
-    e->oom = 1;
-}
+static inline uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 
 static inline void kb_push(tc_eng *e, keybuf *k, uint64_t x) {
-  if (k->n < k->cap)
-    k->w[k->n++] = x;
-  else
-    kb_grow(e, k, x);
+  (void)e;
+  /* two chains, each step a bijection of the chain's state for a given word, with unrelated
+     constants and rotations; the multiplications of both chains run side by side */
+  uint64_t m = x * 0x9e3779b97f4a7c15ull;
+  k->h1 = rotl64(k->h1 ^ m, 27) * 0xff51afd7ed558ccdull;
+  k->h2 = rotl64(k->h2 + (m ^ (m >> 29)), 31) * 0xc4ceb9fe1a85ec53ull;
+  k->n++;
 }
 
 static int stamp_visit(tc_eng *e, uint32_t loc) {
@@ -258,33 +260,63 @@ static int stamp_visit(tc_eng *e, uint32_t loc) {
   return 1;
 }
 
+static int visited(const tc_eng *e, uint32_t loc) {
+  return loc < e->cap_visit && e->visit_stamp[loc] == e->stamp;
+}
+
+/* Five words at once: each chain takes one word made from all five by products with
+   unrelated odd constants (independent multiplications, which the processor runs side by side),
+   instead of five steps of its serial chain. */
+static inline void kb_push5(keybuf *k, uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3,
+                            uint64_t w4) {
+  uint64_t a = ((w0 * 0x9e3779b97f4a7c15ull) ^ rotl64(w1 * 0xbf58476d1ce4e5b9ull, 13)) +
+               ((w2 * 0x94d049bb133111ebull) ^ rotl64(w3 * 0xd6e8feb86659fd93ull, 29)) +
+               rotl64(w4 * 0xa0761d6478bd642full, 47);
+  uint64_t b = ((w0 * 0xe7037ed1a0b428dbull) + rotl64(w1 * 0x8ebc6af09c88c6e3ull, 37)) ^
+               ((w2 * 0x589965cc75374cc3ull) + rotl64(w3 * 0x1d8e4e27c47d124full, 7)) ^
+               rotl64(w4 * 0xff51afd7ed558ccdull, 53);
+  k->h1 = rotl64(k->h1 ^ a, 27) * 0xff51afd7ed558ccdull;
+  k->h2 = rotl64(k->h2 + b, 31) * 0xc4ceb9fe1a85ec53ull;
+  k->n += 5;
+}
+
 static void key_value(tc_eng *e, keybuf *k, uint32_t loc, const aval *v, int with_prov) {
-  kb_push(e, k, ((uint64_t)loc << 8) | v->k);
-  kb_push(e, k, (uint64_t)v->i);
-  kb_push(e, k, ((uint64_t)v->loc << 1) | v->neg);
-  kb_push(e, k, ((uint64_t)(uint32_t)v->tag.backend << 32) | (uint32_t)v->tag.ordinal);
-  kb_push(e, k, ((uint64_t)(uint32_t)v->tag.autodiff << 32) | (uint32_t)v->tag.kind);
+  kb_push5(k, ((uint64_t)loc << 8) | v->k, (uint64_t)v->i, ((uint64_t)v->loc << 1) | v->neg,
+           ((uint64_t)(uint32_t)v->tag.backend << 32) | (uint32_t)v->tag.ordinal,
+           ((uint64_t)(uint32_t)v->tag.autodiff << 32) | (uint32_t)v->tag.kind);
   if (with_prov) kb_push(e, k, (uint64_t)(uintptr_t)v->prov);
 }
 
-static void key_visit(tc_eng *e, const astate *s, keybuf *k, uint32_t loc) {
+/* One key walk: the entry state it reads, the key it writes, where its last read was. */
+typedef struct keywalk {
+  tc_eng *e;
+  const st_store *mem;
+  keybuf *k;
+  st_cursor at;
+} keywalk;
+
+static void key_visit(keywalk *w, uint32_t loc) {
+  tc_eng *e = w->e;
   if (!stamp_visit(e, loc)) return;
-  const aval *v = st_get(&s->mem, loc);
+  const aval *v = st_get_near(w->mem, &w->at, loc);
   if (v) {
-    key_value(e, k, loc, v, 0);
+    key_value(e, w->k, loc, v, 0);
     ptset pts;
     av_targets(e, v, &pts);
     for (uint32_t t = 0; t < pts.n; t++) {
-      /* what the target inherits from its enclosing objects */
-      for (uint32_t p = e->locs[pts.loc[t]].parent; p; p = e->locs[p].parent) {
-        const aval *pv = st_get(&s->mem, p);
-        if (pv) key_value(e, k, p, pv, 0);
-      }
-      key_visit(e, s, k, pts.loc[t]);
+      /* what the target inherits from its enclosing objects; a place already visited had its
+         enclosing objects' values written to the key before (by this loop or by the visit of
+         its parent), as had every enclosing object of one: the words left out here follow from
+         the ones before them, so the keys tell apart exactly the same entry states */
+      if (!visited(e, pts.loc[t]))
+        for (uint32_t p = e->locs[pts.loc[t]].parent; p && !visited(e, p); p = e->locs[p].parent) {
+          const aval *pv = st_get_near(w->mem, &w->at, p);
+          if (pv) key_value(e, w->k, p, pv, 0);
+        }
+      key_visit(w, pts.loc[t]);
     }
   }
-  for (uint32_t c = e->locs[loc].first_child; c; c = e->locs[c].next_sibling)
-    key_visit(e, s, k, c);
+  for (uint32_t c = e->locs[loc].first_child; c; c = e->locs[c].next_sibling) key_visit(w, c);
 }
 
 static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t inst,
@@ -295,6 +327,7 @@ static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t i
     e->stamp = 1;
   }
   int with_prov = callee->n_fresh < PROV_SENSITIVE_CONTEXTS;
+  keywalk w = {e, &entry->mem, k, {0}};
   kb_push(e, k, FRAME_KEY(callee->idx, inst));
   kb_push(e, k, ((uint64_t)entry->avail_yes << 32) | entry->avail_no);
   kb_push(e, k, entry->avail_reported);
@@ -304,7 +337,7 @@ static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t i
     if (e->locs[r].kind != LK_PARAM || FRAME_INST(e->locs[r].a) != inst) continue;
     const aval *v = st_get(&entry->mem, r);
     if (v && with_prov) key_value(e, k, r, v, 1);
-    key_visit(e, entry, k, r);
+    key_visit(&w, r);
   }
   kb_push(e, k, 0xfeedull);
   /* the globals the callee (or its callees) can name; the others it reaches only through
@@ -319,19 +352,16 @@ static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t i
     }
     *slot = r;
   }
-  for (size_t g = 0; g < callee->n_named_roots; g++) key_visit(e, entry, k, callee->named_roots[g]);
+  for (size_t g = 0; g < callee->n_named_roots; g++) key_visit(&w, callee->named_roots[g]);
 }
 
-static uint64_t key_hash(const keybuf *k) {
-  uint64_t h = 0x51ed27ull ^ k->n;
-  for (size_t i = 0; i < k->n; i++) h = (h ^ k->w[i]) * 0x100000001b3ull + (h >> 29);
-  return hash64(h);
+static int key_same(uint64_t h1, uint64_t h2, size_t n, const keybuf *k) {
+  return h1 == k->h1 && h2 == k->h2 && n == k->n;
 }
 
-static memo_entry *memo_find(fninfo *fi, uint64_t h, const keybuf *k) {
+static memo_entry *memo_find(fninfo *fi, const keybuf *k) {
   for (memo_entry *m = fi->memo; m; m = m->next)
-    if (m->hash == h && m->n_key == k->n && memcmp(m->key, k->w, k->n * sizeof *k->w) == 0)
-      return m;
+    if (key_same(m->hash, m->hash2, m->n_key, k)) return m;
   return NULL;
 }
 
@@ -408,18 +438,15 @@ static void memo_free_partial(memo_entry *m) {
   if (!m) return;
   for (size_t i = 0; i < m->n_exits; i++) free(m->exits[i].delta);
   free(m->exits);
-  free(m->key);
   free(m);
 }
 
 /* Is the same function already being analyzed from the same entry (recursion that makes no
    progress)? */
-static int recursing(const tc_eng *e, const fninfo *callee, uint64_t h, const keybuf *k) {
+static int recursing(const tc_eng *e, const fninfo *callee, const keybuf *k) {
   for (size_t i = 0; i < e->n_act; i++) {
     const struct active_call *a = &e->act[i];
-    if (a->fi == callee && a->hash == h && a->n_key == k->n &&
-        !memcmp(a->key, k->w, k->n * sizeof *k->w))
-      return 1;
+    if (a->fi == callee && key_same(a->hash, a->hash2, a->n_key, k)) return 1;
   }
   return 0;
 }
@@ -446,24 +473,20 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
   bind_params(f, &entry, in, callee, inst);
   flow_check_touches(f, &entry); /* the arguments' reads, before the callee runs */
 
-  keybuf k = {0};
+  keybuf k = {0x51ed27ull, 0x2545f4914f6cdd1dull, 0};
   build_key(e, &entry, callee, inst, &k);
-  uint64_t h = key_hash(&k);
-  if (recursing(e, callee, h, &k)) {
-    free(k.w);
+  if (recursing(e, callee, &k)) {
     unknown_instead(f, entry, in, callee, inst, out);
     return;
   }
-  memo_entry *m = memo_find(callee, h, &k);
+  memo_entry *m = memo_find(callee, &k);
   uint32_t chain = chain_intern(e, e->cur_chain, in, callee->idx);
   if (m) {
-    free(k.w);
     if (m->chain != chain)
       outcomes_replay(e, m->out_begin, m->out_end, m->depth, chain,
                       !entry.uncertain && !e->outer_uncertain);
   } else if (memo_count(callee) >= (callee->relevant ? e->max_contexts : IRRELEVANT_CONTEXTS) ||
              (inst > 0 && callee->n_recursive >= RECURSIVE_CONTEXTS)) {
-    free(k.w);
     unknown_instead(f, entry, in, callee, inst, out);
     return;
   } else {
@@ -471,19 +494,18 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     struct active_call *ac = m ? VEC_PUSH(e->act, e->n_act, e->cap_act) : NULL;
     if (!ac) {
       free(m);
-      free(k.w);
       e->oom = 1;
       slist_push(e, out, entry);
       return;
     }
-    m->hash = h;
-    m->key = k.w;
+    m->hash = k.h1;
+    m->hash2 = k.h2;
     m->n_key = k.n;
     m->chain = chain;
     ac->fi = callee;
-    ac->hash = h;
-    ac->key = m->key;
-    ac->n_key = m->n_key;
+    ac->hash = k.h1;
+    ac->hash2 = k.h2;
+    ac->n_key = k.n;
     uint32_t saved_chain = e->cur_chain;
     int saved_uncertain = e->outer_uncertain;
     e->cur_chain = chain;

@@ -249,6 +249,16 @@ typedef struct astate {
 } astate;
 
 const aval *st_get(const st_store *s, uint32_t id); /* NULL if absent */
+/* st_get for a run of reads of one map that mostly stay in the same leaf (a walk over a
+   struct's fields, whose ids are neighbours): the cursor remembers the last leaf. Valid while
+   the map is not written; start from a zeroed cursor. */
+typedef struct st_cursor {
+  const st_node *root;
+  const st_node *leaf;
+  uint32_t block; /* id >> ST_BITS of leaf */
+  int valid;
+} st_cursor;
+const aval *st_get_near(const st_store *s, st_cursor *c, uint32_t id);
 void st_set(tc_eng *e, st_store *s, uint32_t id, const aval *v); /* v NULL or ABSENT clears */
 st_store st_copy(const st_store *s);
 void st_release(tc_eng *e, st_store *s);
@@ -305,9 +315,8 @@ typedef struct memo_exit {
 } memo_exit;
 
 typedef struct memo_entry {
-  uint64_t hash;
-  uint64_t *key; /* normalized entry-state words */
-  size_t n_key;
+  uint64_t hash, hash2; /* the entry state's key (call.c): two hashes of its words */
+  size_t n_key;         /* and their number */
   memo_exit *exits;
   size_t n_exits;
   uint32_t chain;                /* the chain it was analyzed under */
@@ -476,8 +485,7 @@ struct tc_eng {
   /* analysis stack */
   struct active_call {
     const fninfo *fi;
-    uint64_t hash;
-    const uint64_t *key;
+    uint64_t hash, hash2; /* its memo key (call.c) */
     size_t n_key;
   } *act;
   size_t n_act, cap_act;

@@ -326,7 +326,6 @@ static void teardown(tc_eng *e) {
       memo_entry *nx = m->next;
       for (size_t i = 0; i < m->n_exits; i++) free(m->exits[i].delta);
       free(m->exits);
-      free(m->key);
       free(m);
       m = nx;
     }

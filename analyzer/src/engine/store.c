@@ -197,6 +197,22 @@ const aval *st_get(const st_store *s, uint32_t id) {
   return v->k == AV_ABSENT ? NULL : v;
 }
 
+const aval *st_get_near(const st_store *s, st_cursor *c, uint32_t id) {
+  if (c->root != s->root || c->block != id >> ST_BITS || !c->valid) {
+    if ((uint64_t)id >= cap_of(s->depth)) return NULL;
+    const st_node *n = s->root;
+    for (int lvl = s->depth - 1; lvl > 0 && n; lvl--)
+      n = n->kid[(id >> (ST_BITS * lvl)) & ST_MASK];
+    c->root = s->root;
+    c->block = id >> ST_BITS;
+    c->leaf = n;
+    c->valid = 1;
+  }
+  if (!c->leaf) return NULL;
+  const aval *v = &((const st_leaf *)c->leaf)->val[id & ST_MASK];
+  return v->k == AV_ABSENT ? NULL : v;
+}
+
 void st_set(tc_eng *e, st_store *s, uint32_t id, const aval *v) {
   int clear = !v || v->k == AV_ABSENT;
   const aval *old = st_get(s, id);
