@@ -455,6 +455,8 @@ static void read_pointer(call_ctx *c, int argi, operand *op) {
   if (op->v.k == AV_DATAPTR) {
     op->tag = op->v.tag;
     op->prov = op->v.prov;
+    op->ts = tagset_get(c->f->e, (uint32_t)op->v.i) ? (uint32_t)op->v.i : 0;
+    apply_choice(c, op);
   }
   if (op->v.k == AV_POISON) op->poison = c->poisoned = 1;
 }
@@ -894,6 +896,74 @@ static void set_up_object(call_ctx *c, const tc_result_spec *r, uint32_t h) {
   }
 }
 
+/* The context object argument argi points to, or the context the object it points to
+   remembers (a graph made in a context); 0 when not known. */
+static uint32_t context_of_arg(call_ctx *c, int argi) {
+  tc_eng *e = c->f->e;
+  uint32_t ctx = pointee_of(c, argi);
+  uint32_t via = ctx ? loc_find_child(e, ctx, LK_FIELD, e->f_context, 0) : 0;
+  if (via) {
+    aval v = mem_eff(e, c->s, via);
+    ctx = v.k == AV_ADDR && v.i == IDX_NONE ? v.loc : 0;
+  }
+  return ctx;
+}
+
+/* One of the tensors made in context ctx (a lookup by name, an iteration): the join of every
+   such tensor this state holds, as a tag set while it fits; unknown when it holds none. */
+static aval context_member(call_ctx *c, uint32_t ctx) {
+  tc_eng *e = c->f->e;
+  aval r = av_top();
+  int have = 0;
+  for (uint32_t id = 1; ctx && id < e->n_locs; id++) {
+    const aval *v = st_get(&c->s->mem, id);
+    if (!v || v->k != AV_TENSOR || v->loc != ctx) continue;
+    if (!have) {
+      r = *v;
+      have = 1;
+    } else if (!tensor_join_tags(e, &r, v, &r)) {
+      r.tag = tc_tag_join(r.tag, v->tag);
+      r.i = 0;
+    }
+  }
+  if (!have) return r;
+  r.drel = DR_NONE;
+  r.loc = ctx;
+  /* maybe NULL (nothing of that name, the end of an iteration), except the first tensor of
+     a context that has some */
+  r.neg = !c->fn->result.member_first;
+  prov *pv = (prov *)prov_new(e, PV_TENSOR, NULL, &c->in->loc, c->in->callee.name, 0, r.tag);
+  if (pv) {
+    pv->lookup = 1;
+    if (!c->in->callee.name) pv->text = c->fn->name;
+  }
+  r.prov = pv;
+  return r;
+}
+
+/* A handle on one of the devices the rules list (ggml_backend_init_best): a tag set of them,
+   so a check is decided per device and fails on some only (a warning). */
+static aval one_of_devices(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  const tc_result_spec *r = &c->fn->result;
+  tagset s;
+  memset(&s, 0, sizeof s);
+  for (int i = 0; i < r->n_one_of; i++) {
+    tc_tag t = tc_tag_unknown();
+    t.backend = r->one_of_backend[i];
+    t.ordinal = r->one_of_ordinal[i];
+    t.autodiff = 0;
+    if (tagset_add(&s, &t)) return av_top();
+  }
+  aval v = av_make(AV_TENSOR, 0);
+  v.tag = tagset_view(&s);
+  v.i = tagset_intern(e, &s);
+  v.neg = 1; /* maybe NULL: no such device */
+  v.prov = prov_new(e, PV_TENSOR, NULL, &c->in->loc, c->in->callee.name, 0, v.tag);
+  if (!c->in->callee.name && v.prov) ((prov *)v.prov)->text = c->fn->name;
+  return v;
+}
+
 static void apply_result(call_ctx *c) {
   tc_eng *e = c->f->e;
   const tc_result_spec *r = &c->fn->result;
@@ -1102,8 +1172,8 @@ static void apply_result(call_ctx *c) {
       read_tensor(c, r->arg, &op1);
       aval v = av_top();
       if (op1.v.k == AV_TENSOR) {
-        v = av_make(AV_DATAPTR, 0);
-        v.tag = op1.tag;
+        v = av_make(AV_DATAPTR, op1.v.i); /* of one of the tensor's tags (tag sets) */
+        v.tag = op1.v.tag;
         v.prov = op1.prov;
       }
       write_value(c, &v);
@@ -1119,6 +1189,16 @@ static void apply_result(call_ctx *c) {
         mem_clear_subtree(e, c->s, t.loc[i]);
         mem_write(e, c->s, pseudo_field(e, t.loc[i], e->f_tag), &v, t.weak || t.n > 1);
       }
+      return;
+    }
+    case TC_RES_MEMBER: {
+      aval v = context_member(c, context_of_arg(c, r->arg));
+      write_value(c, &v);
+      return;
+    }
+    case TC_RES_ONE_OF: {
+      aval v = one_of_devices(c);
+      write_value(c, &v);
       return;
     }
     case TC_RES_IS_HOST: {
@@ -1146,18 +1226,17 @@ static void havoc_arg(call_ctx *c, int argi) {
    in the context stay where it places them. */
 static void bind_context(call_ctx *c, const tc_effect *ef) {
   tc_eng *e = c->f->e;
-  uint32_t ctx = pointee_of(c, ef->arg);
-  uint32_t via = ctx ? loc_find_child(e, ctx, LK_FIELD, e->f_context, 0) : 0;
-  if (via) {
-    aval v = mem_eff(e, c->s, via);
-    ctx = v.k == AV_ADDR && v.i == IDX_NONE ? v.loc : 0;
-  }
+  uint32_t ctx = context_of_arg(c, ef->arg);
   if (!ctx) return;
   tc_tag dev = tc_tag_unknown();
+  uint32_t dev_set = 0; /* the handle is on one of several devices (ggml_backend_init_best) */
   if (ef->arg2 >= 0) {
     operand op;
     read_tensor(c, ef->arg2, &op);
-    if (op.v.k == AV_TENSOR) dev = op.tag;
+    if (op.v.k == AV_TENSOR) {
+      dev = op.tag;
+      dev_set = op.ts;
+    }
   }
   for (uint32_t id = 1; id < e->n_locs; id++) {
     const aval *v = st_get(&c->s->mem, id);
@@ -1165,10 +1244,11 @@ static void bind_context(call_ctx *c, const tc_effect *ef) {
     const tc_backend_def *b = backend_def(e, v->tag.backend);
     if (b && !b->no_memory) continue; /* already has memory */
     aval nv = *v;
-    nv.i = 0; /* one placement now, whatever set of tags it had */
     nv.tag.backend = dev.backend;
     nv.tag.ordinal = dev.ordinal;
     nv.tag.autodiff = dev.autodiff;
+    /* one placement now, whatever set of tags it had: the device's, each with its own kind */
+    nv.i = tagset_remap(e, dev_set, &dev, &nv.tag);
     nv.prov = prov_new(e, PV_PLACED, v->prov, &c->in->loc, c->in->callee.name, 0, nv.tag);
     st_set(e, &c->s->mem, id, &nv);
   }
@@ -1212,23 +1292,37 @@ static void place_tensor(call_ctx *c, const tc_effect *ef) {
   if (t.v.k != AV_TENSOR) return;
   tc_tag dev = tc_tag_unknown();
   const prov *src = NULL;
+  uint32_t dev_set = 0;
   if (ef->arg >= 0) {
     operand op;
     read_tensor(c, ef->arg, &op);
     if (op.v.k == AV_TENSOR) {
       dev = op.tag;
       src = op.prov;
+      dev_set = op.ts;
     }
   }
   aval nv = t.v;
-  nv.i = 0; /* one placement now */
   nv.tag.backend = dev.backend;
   nv.tag.ordinal = dev.ordinal;
   nv.tag.autodiff = dev.autodiff;
+  nv.i = tagset_remap(e, dev_set, &dev, &nv.tag); /* one placement now: the device's */
   nv.prov = prov_new(e, PV_PLACED, src ? src : t.v.prov, &c->in->loc, c->in->callee.name, 0,
                      nv.tag);
   const prov *was = handle_origin(t.v.prov);
-  if (was) {
+  if (was && was->lookup) {
+    /* a handle from a lookup (ggml_get_first_tensor): any tensor of its context that has no
+       memory yet may be the one placed, so where each is is no longer known */
+    for (uint32_t id = 1; id < e->n_locs; id++) {
+      const aval *v = st_get(&c->s->mem, id);
+      const tc_backend_def *b = v && v->k == AV_TENSOR ? backend_def(e, v->tag.backend) : NULL;
+      if (!v || v->k != AV_TENSOR || v->loc != t.v.loc || (b && !b->no_memory)) continue;
+      aval uv = *v;
+      uv.i = 0;
+      uv.tag.backend = uv.tag.ordinal = uv.tag.autodiff = TC_TAGF_UNKNOWN;
+      st_set(e, &c->s->mem, id, &uv);
+    }
+  } else if (was) {
     for (uint32_t id = 1; id < e->n_locs; id++) {
       const aval *v = st_get(&c->s->mem, id);
       if (v && v->k == AV_TENSOR && v->loc == t.v.loc && handle_origin(v->prov) == was)
@@ -1514,8 +1608,16 @@ void api_host_access(frame *f, astate *s, const aval *ptr, tc_sym spelling) {
   op->prov = ptr->prov;
   snprintf(op->name, sizeof op->name, "%s", spelling ? tc_str(f->e->prog, spelling) : "pointer");
   c.n_ops = 1;
-  chk_res res = check_host_memory(f->e, op);
-  if (record_outcome(&c, &res)) forget_touched_pointer(&c, ptr);
+  /* the data of one of several tensors (a tag set): decided per member, so some failing and
+     some not is a warning */
+  const tagset *ts = tagset_get(f->e, (uint32_t)ptr->i);
+  int failed = 0;
+  for (uint32_t m = 0; m < (ts ? ts->n : 1); m++) {
+    if (ts) op->tag = ts->tag[m];
+    chk_res res = check_host_memory(f->e, op);
+    failed |= record_outcome(&c, &res);
+  }
+  if (failed) forget_touched_pointer(&c, ptr);
 }
 
 uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *handle) {
@@ -1524,7 +1626,7 @@ uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *han
   uint32_t obj = loc_root(e, LK_EXT, holder, 1, f->fi->idx);
   if (!obj) return 0;
   if (e->f_data) {
-    aval d = av_make(AV_DATAPTR, 0);
+    aval d = av_make(AV_DATAPTR, handle->k == AV_TENSOR ? handle->i : 0);
     d.tag = handle->tag;
     d.prov = handle->prov;
     mem_write(e, s, loc_child(e, obj, LK_FIELD, e->f_data, 0), &d, 0);

@@ -114,6 +114,7 @@ typedef struct prov {
   tc_sym name2; /* PV_PARAM: the parameter */
   const char *text; /* the name when it is not a program string (a call through a pointer) */
   uint8_t kind;
+  uint8_t lookup; /* PV_TENSOR: a lookup returned one of a context's tensors (member_of_arg) */
   uint16_t depth;
   tc_tag tag;
 } prov;

@@ -960,13 +960,45 @@ static int parse_new_object(loader *L, const cJSON *c, size_t at, int n_params,
   return 0;
 }
 
+/* "one_of": [{"backend": NAME, "ordinal": N}, ..., {}]: a handle on one of these devices
+   (ggml_backend_init_best: the first GPU, else an integrated GPU, else the CPU); an entry
+   without "backend" is a device the rules cannot name, without "ordinal" an unknown one. */
+static int parse_one_of(loader *L, const cJSON *list, size_t at, tc_result_spec *res) {
+  static const char *const k[] = {"backend", "ordinal", NULL};
+  int n = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
+  if (n < 2 || n > TC_RULES_MAX_ARGS) {
+    fail_at(L, at, "\"one_of\" must be an array of 2 to %d devices", TC_RULES_MAX_ARGS);
+    return -1;
+  }
+  res->what = TC_RES_ONE_OF;
+  const cJSON *d;
+  cJSON_ArrayForEach(d, list) {
+    int i = res->n_one_of++;
+    res->one_of_backend[i] = res->one_of_ordinal[i] = TC_TAGF_UNKNOWN;
+    if (!cJSON_IsObject(d)) {
+      fail_at(L, at, "each \"one_of\" entry must be an object");
+      return -1;
+    }
+    if (only_keys(L, d, at, "a \"one_of\" device", k)) return -1;
+    int b = -1, ord = -1;
+    if (cJSON_GetObjectItemCaseSensitive(d, "backend") && backend_named(L, d, "backend", at, &b))
+      return -1;
+    if (get_int(L, d, "ordinal", at, 0, 1 << 20, &ord) < 0) return -1;
+    if (b >= 0) res->one_of_backend[i] = b;
+    if (ord >= 0) res->one_of_ordinal[i] = ord;
+    if (b >= 0 && L->r->backends[b].single_device) res->one_of_ordinal[i] = 0;
+  }
+  return 0;
+}
+
 static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params,
                         tc_result_spec *res) {
   tc_rules_result_defaults(res);
   if (!cJSON_IsObject(res_obj) || !res_obj->child || res_obj->child->next) {
     fail_at(L, at, "\"result\" must be an object with exactly one of \"device\", \"tensor\", "
             "\"same_as_arg\", \"kind_of_arg\", \"devices_equal\", \"backend_available_arg\", "
-            "\"new_object\", \"data_of_tensor_arg\", \"is_host_arg\", \"records_arg\"");
+            "\"new_object\", \"data_of_tensor_arg\", \"is_host_arg\", \"records_arg\", "
+            "\"member_of_arg\", \"first_member_of_arg\", \"one_of\"");
     return -1;
   }
   const cJSON *c = res_obj->child;
@@ -976,9 +1008,12 @@ static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params
   if (strcmp(c->string, "same_as_arg") == 0 || strcmp(c->string, "kind_of_arg") == 0 ||
       strcmp(c->string, "backend_available_arg") == 0 ||
       strcmp(c->string, "data_of_tensor_arg") == 0 || strcmp(c->string, "is_host_arg") == 0 ||
-      strcmp(c->string, "records_arg") == 0) {
+      strcmp(c->string, "records_arg") == 0 || strcmp(c->string, "member_of_arg") == 0 ||
+      strcmp(c->string, "first_member_of_arg") == 0) {
+    res->member_first = c->string[0] == 'f';
     res->what = c->string[0] == 's'   ? TC_RES_SAME_AS_ARG
                 : c->string[0] == 'r' ? TC_RES_RECORDS
+                : c->string[0] == 'm' || c->string[0] == 'f' ? TC_RES_MEMBER
                 : c->string[0] == 'k' ? TC_RES_KIND_OF
                 : c->string[0] == 'd' ? TC_RES_DATA_OF
                 : c->string[0] == 'i' ? TC_RES_IS_HOST
@@ -998,6 +1033,7 @@ static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params
     return 0;
   }
   if (strcmp(c->string, "new_object") == 0) return parse_new_object(L, c, cat, n_params, res);
+  if (strcmp(c->string, "one_of") == 0) return parse_one_of(L, c, cat, res);
   fail_at(L, cat, "unknown result \"%s\"", c->string);
   return -1;
 }

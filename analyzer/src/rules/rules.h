@@ -92,8 +92,13 @@ typedef enum tc_result_kind {
   TC_RES_NEW_OBJECT,       /* a pointer to fresh memory (allocators); maybe a context object */
   TC_RES_DATA_OF,          /* the data pointer of a tensor arg (remembers where it lives) */
   TC_RES_IS_HOST,          /* 1 when a handle arg's memory is host memory, else 0 */
-  TC_RES_RECORDS           /* a struct value that records a handle arg (an allocator over a
+  TC_RES_RECORDS,          /* a struct value that records a handle arg (an allocator over a
                               buffer): a call given its address reads that handle */
+  TC_RES_MEMBER,           /* one of the tensors made in the context a pointer arg points to
+                              (or in the context the object it points to remembers: a graph's)
+                              — a lookup: the join of their tags, which one not known */
+  TC_RES_ONE_OF            /* a handle on one of the devices listed (one_of); which one is
+                              decided at run time */
 } tc_result_kind;
 
 /* Where a result device comes from. */
@@ -137,6 +142,13 @@ typedef struct tc_result_spec {
   char *placement_field;
   int placement_nonzero, placement_zero;
   int object_context_arg;
+  /* ONE_OF: the devices the handle may be on (backend index or TC_TAGF_UNKNOWN, ordinal or
+     TC_TAGF_UNKNOWN) */
+  int32_t one_of_backend[TC_RULES_MAX_ARGS], one_of_ordinal[TC_RULES_MAX_ARGS];
+  int n_one_of;
+  /* MEMBER: 1 for the first tensor of a context (first_member_of_arg), never NULL when the
+     context has one; 0 for a lookup that may find nothing */
+  int member_first;
 } tc_result_spec;
 
 /* What a function does to memory through its pointer arguments. */
