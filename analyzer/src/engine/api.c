@@ -72,11 +72,19 @@ static void apply_choice(call_ctx *c, operand *op) {
 #define PF_PLACEMENT "$placement"
 #define PF_TAG "$tag"
 #define PF_CONTEXT "$context"
+#define PF_MEMBERS "$members" /* a context's tensors, joined: what a lookup may return */
+#define PF_NODES "$nodes"     /* a graph's node set: element k is 1 for the tensor of slot k */
+
+static const prov *handle_origin(const prov *p);
+static void mark_graph_nodes(call_ctx *c, uint32_t obj, const prov *t);
+static void mark_graph_unknown(call_ctx *c, uint32_t obj);
 
 void api_prepare(tc_eng *e) {
   e->f_placement = field_id_of_name(e, PF_PLACEMENT);
   e->f_tag = field_id_of_name(e, PF_TAG);
   e->f_context = field_id_of_name(e, PF_CONTEXT);
+  e->f_members = field_id_of_name(e, PF_MEMBERS);
+  e->f_nodes = field_id_of_name(e, PF_NODES);
   e->f_data = e->rules->data_field ? field_id_of_name(e, e->rules->data_field) : 0;
   e->f_buffer = e->rules->buffer_field ? field_id_of_name(e, e->rules->buffer_field) : 0;
   e->f_view_src = e->rules->view_src_field ? field_id_of_name(e, e->rules->view_src_field) : 0;
@@ -964,6 +972,34 @@ static aval one_of_devices(call_ctx *c) {
   return v;
 }
 
+/* A tensor made in a context remembers the origins of its tensor operands (every argument
+   that holds a tensor), so a graph given it reaches them too (bind_graph): ggml's src[]. */
+static void note_operands(call_ctx *c, prov *pv) {
+  tc_eng *e = c->f->e;
+  if (!pv) return;
+  const prov *ops[TC_RULES_MAX_ARGS];
+  uint8_t n = 0;
+  for (uint32_t a = 0; a < c->in->n_args; a++) {
+    const tc_opnd *o = &c->in->args[a];
+    aval v = mem_eval(c->f, c->s, o, NULL);
+    const prov *origin = v.k == AV_TENSOR ? handle_origin(v.prov) : NULL;
+    if (origin && n < TC_RULES_MAX_ARGS)
+      ops[n++] = origin;
+    else if (origin || (o->type.cls == TC_TY_POINTER && type_carries_tag(e, &o->type) &&
+                        !(v.k == AV_INT && v.i == 0)))
+      pv->operands_partial = 1; /* a tensor operand not followed */
+  }
+  if (!n) return;
+  const prov **keep = bump_alloc(&e->bump, n * sizeof *keep);
+  if (!keep) {
+    e->oom = 1;
+    return;
+  }
+  memcpy(keep, ops, n * sizeof *keep);
+  pv->operands = keep;
+  pv->n_operands = n;
+}
+
 static void apply_result(call_ctx *c) {
   tc_eng *e = c->f->e;
   const tc_result_spec *r = &c->fn->result;
@@ -1079,7 +1115,10 @@ static void apply_result(call_ctx *c) {
       v.loc = ctx_obj;
       v.prov = prov_new(e, PV_TENSOR, src, &c->in->loc, opname, 0, tag);
       if (!opname && v.prov) ((prov *)v.prov)->text = c->fn->name;
+      if (ctx_obj) note_operands(c, (prov *)v.prov); /* before the result overwrites one */
       write_value(c, &v);
+      /* the context keeps it: a lookup after the handle is gone still finds it */
+      if (ctx_obj) mem_write(e, c->s, pseudo_field(e, ctx_obj, e->f_members), &v, 1);
       return;
     }
     case TC_RES_SAME_AS_ARG: {
@@ -1220,6 +1259,28 @@ static void havoc_arg(call_ctx *c, int argi) {
   for (uint32_t i = 0; i < pts.n; i++) mem_havoc_reachable(c->f->e, c->s, pts.loc[i]);
 }
 
+/* v (a tensor, maybe one of a tag set) with every member that has no memory yet moved to
+   device dev (its fields; unknown ones make the placement unknown); members in memory stay. */
+static aval place_unallocated(tc_eng *e, const aval *v, const tc_tag *dev) {
+  tagset s;
+  tagset_of_tensor(e, v, &s);
+  aval nv = *v;
+  for (uint32_t m = 0; m < s.n; m++) {
+    const tc_backend_def *b = backend_def(e, s.tag[m].backend);
+    if (b && !b->no_memory) continue;
+    s.tag[m].backend = dev->backend;
+    s.tag[m].ordinal = dev->ordinal;
+    s.tag[m].autodiff = dev->autodiff;
+  }
+  tagset t;
+  memset(&t, 0, sizeof t);
+  int fits = 1;
+  for (uint32_t m = 0; m < s.n && fits; m++) fits = !tagset_add(&t, &s.tag[m]);
+  nv.tag = tagset_view(&s);
+  nv.i = fits ? tagset_intern(e, &t) : 0;
+  return nv;
+}
+
 /* The tensors of a context that are in no memory yet take the device of ef->arg2's handle
    (unknown without one): ggml_backend_alloc_ctx_tensors. The context is the object
    ef->arg points to, or the context that object remembers (a graph's). Tensors made later
@@ -1238,9 +1299,15 @@ static void bind_context(call_ctx *c, const tc_effect *ef) {
       dev_set = op.ts;
     }
   }
+  uint32_t members = loc_find_child(e, ctx, LK_FIELD, e->f_members, 0);
   for (uint32_t id = 1; id < e->n_locs; id++) {
     const aval *v = st_get(&c->s->mem, id);
     if (!v || v->k != AV_TENSOR || v->loc != ctx) continue;
+    if (id == members) { /* the joined tensors of the context: each member on its own */
+      aval nv = place_unallocated(e, v, &dev);
+      st_set(e, &c->s->mem, id, &nv);
+      continue;
+    }
     const tc_backend_def *b = backend_def(e, v->tag.backend);
     if (b && !b->no_memory) continue; /* already has memory */
     aval nv = *v;
@@ -1270,6 +1337,144 @@ static void record_tensor(call_ctx *c, const tc_effect *ef) {
   if (op.v.k == AV_TENSOR && b && b->no_buffer) return; /* says nothing about buffers */
   aval v = op.v.k == AV_TENSOR && b ? op.v : av_top();
   mem_write(e, c->s, rec, &v, 0);
+}
+
+/* A tensor given to a graph (ggml_build_forward_expand): the graph holds it and its operands,
+   and records where the first one in a buffer lives. */
+static void record_in_graph(call_ctx *c, const tc_effect *ef) {
+  uint32_t obj = pointee_of(c, ef->arg);
+  if (!obj) return;
+  operand op;
+  read_tensor(c, ef->arg2, &op);
+  if (op.v.k == AV_TENSOR) {
+    mark_graph_nodes(c, obj, handle_origin(op.v.prov));
+  } else if (!(op.v.k == AV_INT && op.v.i == 0)) { /* a tensor not known: any may be held */
+    mark_graph_unknown(c, obj);
+  }
+  record_tensor(c, ef);
+}
+
+/* What graph object obj holds is no longer known (only that what it was seen to hold it
+   still holds). */
+static void mark_graph_unknown(call_ctx *c, uint32_t obj) {
+  tc_eng *e = c->f->e;
+  uint32_t nodes = pseudo_field(e, obj, e->f_nodes);
+  aval top = av_top();
+  for (uint32_t k = nodes ? e->locs[nodes].first_child : 0; k; k = e->locs[k].next_sibling) {
+    aval v = mem_eff(e, c->s, k);
+    if (!(v.k == AV_INT && v.i == 1)) mem_write(e, c->s, k, &top, 0);
+  }
+  st_set(e, &c->s->mem, nodes, &top); /* the slots not written read as not known */
+}
+
+/* The slot of a tensor's origin in graphs' node sets (0: none yet; made when `make`). A slot
+   is the call that made the tensor, so the tensors one call makes on several paths, loop trips
+   or calling contexts share one: a graph holding one of them is taken to hold them all (what a
+   graph holds is over-approximated, never under). */
+static uint32_t node_slot(tc_eng *e, const prov *origin, int make) {
+  uint32_t id = 0;
+  uint64_t key = origin->loc ? (uint64_t)(uintptr_t)origin->loc : (uint64_t)(uintptr_t)origin;
+  if (map_get(&e->node_ids, key, &id) || !make) return id;
+  id = ++e->n_node_ids;
+  if (map_put(&e->node_ids, key, id)) e->oom = 1;
+  return id;
+}
+
+/* Graph object obj now holds the tensor of origin t and, transitively, its operands
+   (ggml_build_forward_expand visits src[]). */
+#define GRAPH_WALK_MAX 512
+static void mark_graph_nodes(call_ctx *c, uint32_t obj, const prov *t) {
+  tc_eng *e = c->f->e;
+  uint32_t nodes = pseudo_field(e, obj, e->f_nodes);
+  const prov *stack[GRAPH_WALK_MAX], *seen[GRAPH_WALK_MAX];
+  int n = 0, n_seen = 0, partial = 0;
+  aval one = av_make(AV_INT, 1);
+  if (t) stack[n++] = t;
+  while (n) {
+    const prov *p = stack[--n];
+    int again = 0;
+    for (int k = 0; k < n_seen && !again; k++) again = seen[k] == p;
+    if (again) continue;
+    if (n_seen == GRAPH_WALK_MAX) { /* too many to follow: any tensor may be held */
+      partial = 1;
+      break;
+    }
+    seen[n_seen++] = p;
+    partial |= p->operands_partial; /* some tensors it reaches are not known */
+    uint32_t slot = node_slot(e, p, 1);
+    uint32_t at = slot ? loc_child(e, nodes, LK_INDEX, 0, slot) : 0;
+    if (at) mem_write(e, c->s, at, &one, 0);
+    for (uint8_t k = 0; k < p->n_operands; k++) {
+      if (n == GRAPH_WALK_MAX) {
+        partial = 1;
+        break;
+      }
+      stack[n++] = p->operands[k];
+    }
+  }
+  if (partial) mark_graph_unknown(c, obj);
+}
+
+/* Whether the graph whose node set is at `nodes` holds tensor value v: 1, 0, or -1 not known
+   (a lookup's handle, a graph an unknown call was given, one summary of several graphs). */
+static int graph_holds(call_ctx *c, uint32_t nodes, const aval *v) {
+  tc_eng *e = c->f->e;
+  const prov *origin = handle_origin(v->prov);
+  if (!origin || origin->lookup) return -1;
+  uint32_t slot = node_slot(e, origin, 0);
+  uint32_t at = slot ? loc_find_child(e, nodes, LK_INDEX, 0, slot) : 0;
+  aval m = mem_eff(e, c->s, at ? at : nodes);
+  if (m.k != AV_INT) return -1;
+  return m.i == 1 && at ? 1 : m.i == 0 ? 0 : -1;
+}
+
+/* The tensors a graph holds that are in no memory yet take the device of ef->arg2's handle
+   (unknown without one): ggml_gallocr_alloc_graph and the scheduler allocate the graph's nodes
+   and leafs, not the rest of its context. A tensor it may or may not hold is placed somewhere
+   unknown. */
+static void bind_graph(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  uint32_t graph = pointee_of(c, ef->arg);
+  uint32_t ctx = context_of_arg(c, ef->arg);
+  if (!graph || !ctx) return;
+  tc_tag dev = tc_tag_unknown(), nowhere = tc_tag_unknown();
+  uint32_t dev_set = 0;
+  if (ef->arg2 >= 0) {
+    operand op;
+    read_tensor(c, ef->arg2, &op);
+    if (op.v.k == AV_TENSOR) {
+      dev = op.tag;
+      dev_set = op.ts;
+    }
+  }
+  uint32_t nodes = pseudo_field(e, graph, e->f_nodes);
+  uint32_t members = loc_find_child(e, ctx, LK_FIELD, e->f_members, 0);
+  int every_one_held = 1;
+  for (uint32_t id = 1; id < e->n_locs; id++) {
+    const aval *v = st_get(&c->s->mem, id);
+    if (!v || v->k != AV_TENSOR || v->loc != ctx || id == members) continue;
+    const tc_backend_def *b = backend_def(e, v->tag.backend);
+    if (b && !b->no_memory) continue; /* already has memory */
+    int held = graph_holds(c, nodes, v);
+    if (held == 0) {
+      every_one_held = 0;
+      continue;
+    }
+    if (held < 0) every_one_held = 0;
+    aval nv = *v;
+    const tc_tag *to = held > 0 ? &dev : &nowhere;
+    nv.tag.backend = to->backend;
+    nv.tag.ordinal = to->ordinal;
+    nv.tag.autodiff = to->autodiff;
+    nv.i = held > 0 ? tagset_remap(e, dev_set, &dev, &nv.tag) : 0;
+    nv.prov = prov_new(e, PV_PLACED, v->prov, &c->in->loc, c->in->callee.name, 0, nv.tag);
+    st_set(e, &c->s->mem, id, &nv);
+  }
+  const aval *mv = members ? st_get(&c->s->mem, members) : NULL;
+  if (mv && mv->k == AV_TENSOR) { /* a lookup's view of the context: the graph's, if all */
+    aval nm = place_unallocated(e, mv, every_one_held ? &dev : &nowhere);
+    st_set(e, &c->s->mem, members, &nm);
+  }
 }
 
 /* The step that made a tensor handle what it is (an API call made or placed it), past the
@@ -1310,16 +1515,21 @@ static void place_tensor(call_ctx *c, const tc_effect *ef) {
   nv.prov = prov_new(e, PV_PLACED, src ? src : t.v.prov, &c->in->loc, c->in->callee.name, 0,
                      nv.tag);
   const prov *was = handle_origin(t.v.prov);
+  /* the context's joined tensors: the one placed may be any that has no memory yet */
+  tc_tag nowhere = tc_tag_unknown();
+  uint32_t members = t.v.loc ? loc_find_child(e, t.v.loc, LK_FIELD, e->f_members, 0) : 0;
+  const aval *mv = members ? st_get(&c->s->mem, members) : NULL;
+  if (mv && mv->k == AV_TENSOR) {
+    aval nm = place_unallocated(e, mv, &nowhere);
+    st_set(e, &c->s->mem, members, &nm);
+  }
   if (was && was->lookup) {
     /* a handle from a lookup (ggml_get_first_tensor): any tensor of its context that has no
        memory yet may be the one placed, so where each is is no longer known */
     for (uint32_t id = 1; id < e->n_locs; id++) {
       const aval *v = st_get(&c->s->mem, id);
-      const tc_backend_def *b = v && v->k == AV_TENSOR ? backend_def(e, v->tag.backend) : NULL;
-      if (!v || v->k != AV_TENSOR || v->loc != t.v.loc || (b && !b->no_memory)) continue;
-      aval uv = *v;
-      uv.i = 0;
-      uv.tag.backend = uv.tag.ordinal = uv.tag.autodiff = TC_TAGF_UNKNOWN;
+      if (!v || v->k != AV_TENSOR || v->loc != t.v.loc || id == members) continue;
+      aval uv = place_unallocated(e, v, &nowhere);
       st_set(e, &c->s->mem, id, &uv);
     }
   } else if (was) {
@@ -1384,7 +1594,10 @@ static void apply_effects(call_ctx *c) {
         bind_context(c, ef);
         break;
       case TC_EFFECT_RECORD:
-        record_tensor(c, ef);
+        record_in_graph(c, ef);
+        break;
+      case TC_EFFECT_BIND_GRAPH:
+        bind_graph(c, ef);
         break;
       case TC_EFFECT_PLACE:
         place_tensor(c, ef);

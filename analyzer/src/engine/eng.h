@@ -115,6 +115,9 @@ typedef struct prov {
   const char *text; /* the name when it is not a program string (a call through a pointer) */
   uint8_t kind;
   uint8_t lookup; /* PV_TENSOR: a lookup returned one of a context's tensors (member_of_arg) */
+  uint8_t n_operands; /* PV_TENSOR made in a context: the origins of its tensor operands */
+  uint8_t operands_partial; /* some tensor operand was not known (so neither are its own) */
+  const struct prov **operands; /* (a graph given it reaches them: bind_graph) */
   uint16_t depth;
   tc_tag tag;
 } prov;
@@ -439,6 +442,8 @@ struct tc_eng {
   tc_map fn_by_name;    /* name sym -> fn index (functions with external linkage) */
   tc_map site_ids;      /* allocation instruction -> site id */
   uint32_t n_sites;
+  tc_map node_ids;      /* a tensor's origin (prov) -> its slot in a graph's node set */
+  uint32_t n_node_ids;
   tc_map api_by_name;   /* name sym -> api index + 1 (0: none) */
 
   /* fields */
@@ -499,7 +504,7 @@ struct tc_eng {
 
   /* field ids of the pseudo-fields API objects keep state in, and of the tensor fields the
      rules name (0: none), resolved once (api_prepare) */
-  uint32_t f_placement, f_tag, f_context, f_data, f_buffer, f_view_src;
+  uint32_t f_placement, f_tag, f_context, f_members, f_nodes, f_data, f_buffer, f_view_src;
 
   /* operands already reported alone with a kind an API function does not accept: the same
      function given the same tensor at another call is the same mistake (api.c) */

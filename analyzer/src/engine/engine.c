@@ -334,6 +334,7 @@ static void teardown(tc_eng *e) {
   map_free(&e->fn_by_name);
   map_free(&e->api_by_name);
   map_free(&e->site_ids);
+  map_free(&e->node_ids);
   map_free(&e->term_insns);
   free(e->term_insn_list);
   free(e->field_names);

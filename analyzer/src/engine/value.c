@@ -197,6 +197,9 @@ const prov *prov_new(tc_eng *e, prov_kind k, const prov *prev, const tc_srcloc *
   p->name2 = name2;
   p->kind = (uint8_t)k;
   p->lookup = 0;
+  p->n_operands = 0;
+  p->operands_partial = 0;
+  p->operands = NULL;
   p->tag = tag;
   p->depth = (uint16_t)(prev && prev->depth < 60000 ? prev->depth + 1 : 1);
   return p;

@@ -1103,7 +1103,7 @@ static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_
   memset(out, 0, sizeof *out);
   if (!cJSON_IsObject(ef) || !ef->child || ef->child->next || !cJSON_IsObject(ef->child)) {
     fail_at(L, at, "an effect is an object with one of \"copy\", \"fill\", \"writes\", "
-            "\"bind_context\", \"record\", \"place\"");
+            "\"bind_context\", \"bind_graph\", \"record\", \"place\"");
     return -1;
   }
   const cJSON *body = ef->child;
@@ -1136,6 +1136,14 @@ static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_
     if (get_arg(L, body, "context_arg", bat, n_params, 1, &out->arg) < 0) return -1;
     return get_arg(L, body, "device_of_arg", bat, n_params, 0, &out->arg2) < 0 ? -1 : 0;
   }
+  if (strcmp(body->string, "bind_graph") == 0) {
+    static const char *const k[] = {"graph_arg", "device_of_arg", NULL};
+    out->kind = TC_EFFECT_BIND_GRAPH;
+    out->arg2 = -1;
+    if (only_keys(L, body, bat, "a \"bind_graph\" effect", k)) return -1;
+    if (get_arg(L, body, "graph_arg", bat, n_params, 1, &out->arg) < 0) return -1;
+    return get_arg(L, body, "device_of_arg", bat, n_params, 0, &out->arg2) < 0 ? -1 : 0;
+  }
   if (strcmp(body->string, "record") == 0) {
     static const char *const k[] = {"object_arg", "tensor_arg", NULL};
     out->kind = TC_EFFECT_RECORD;
@@ -1152,7 +1160,8 @@ static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_
     return get_arg(L, body, "device_of_arg", bat, n_params, 0, &out->arg) < 0 ? -1 : 0;
   }
   fail_at(L, bat,
-          "unknown effect \"%s\" (expected copy, fill, writes, bind_context, record or place)",
+          "unknown effect \"%s\" (expected copy, fill, writes, bind_context, bind_graph, record "
+          "or place)",
           body->string);
   return -1;
 }

@@ -159,14 +159,16 @@ typedef enum tc_effect_kind {
   TC_EFFECT_BIND_CONTEXT, /* the tensors of a context (arg, or the context an object
                              remembers) not yet in a buffer move to arg2's device (-1: unknown) */
   TC_EFFECT_RECORD,   /* object *arg records tensor arg2's device (a graph and its nodes) */
-  TC_EFFECT_PLACE     /* tensor arg2 now lives on the device of handle arg (-1: unknown) */
+  TC_EFFECT_PLACE,    /* tensor arg2 now lives on the device of handle arg (-1: unknown) */
+  TC_EFFECT_BIND_GRAPH /* the tensors graph *arg reaches (recorded and their operands) not yet
+                          in a buffer move to arg2's device (-1: unknown) */
 } tc_effect_kind;
 
 typedef struct tc_effect {
   tc_effect_kind kind;
   int arg;  /* COPY: to; FILL, WRITES: the pointer; PLACE: the device's handle */
-  int arg2; /* COPY: from; FILL: the value; BIND_CONTEXT: the device's handle; RECORD, PLACE:
-               the tensor */
+  int arg2; /* COPY: from; FILL: the value; BIND_CONTEXT, BIND_GRAPH: the device's handle;
+               RECORD, PLACE: the tensor */
 } tc_effect;
 
 typedef struct tc_api_fn {
