@@ -1,7 +1,7 @@
-// corpus/ggml/best_backend_bias_clean.cpp — a classifier head on whatever backend
+// corpus/ggml/best_backend_bias_warn.cpp — a classifier head on whatever backend
 // ggml_backend_init_best() gives: the first GPU, else an integrated GPU, else the CPU
-// (ggml-backend-reg.cpp). The fix of best_backend_bias_warn.cpp: the bias is filled with
-// ggml_set_f32 only when its buffer is host memory, else through ggml_backend_tensor_memset.
+// (ggml-backend-reg.cpp). The bias is then filled with ggml_set_f32, a host accessor: right on
+// the CPU, device memory on a GPU. Which one is decided at run time: a warning.
 #include <cstdio>
 
 #include "ggml.h"
@@ -28,10 +28,7 @@ bool head_init(Head &h, int n_out) {
 }
 
 void head_reset(Head &h) {
-  if (ggml_backend_buffer_is_host(h.bias->buffer))
-    ggml_set_f32(h.bias, 0.0f);
-  else
-    ggml_backend_tensor_memset(h.bias, 0, 0, ggml_nbytes(h.bias));
+  ggml_set_f32(h.bias, 0.0f); // expect-warning: ggml-host-access
 }
 
 }  // namespace
