@@ -917,15 +917,42 @@ static uint32_t context_of_arg(call_ctx *c, int argi) {
   return ctx;
 }
 
-/* One of the tensors made in context ctx (a lookup by name, an iteration): the join of every
-   such tensor this state holds, as a tag set while it fits; unknown when it holds none. */
-static aval context_member(call_ctx *c, uint32_t ctx) {
+/* The contexts object pointer argi may point to, or that the objects it may point to
+   remember (a graph made in one of several contexts: one per trip of a loop); n of them. */
+static int contexts_of_arg(call_ctx *c, int argi, ptset *out) {
+  tc_eng *e = c->f->e;
+  const tc_opnd *o = arg_of(c, argi);
+  aval p = o ? mem_eval(c->f, c->s, o, NULL) : av_top();
+  ptset objs;
+  av_targets(e, &p, &objs);
+  out->n = 0;
+  for (uint32_t i = 0; i < objs.n; i++) {
+    uint32_t via = loc_find_child(e, objs.loc[i], LK_FIELD, e->f_context, 0);
+    aval v = via ? mem_eff(e, c->s, via) : av_make(AV_ADDR, IDX_NONE);
+    if (!via) v.loc = objs.loc[i];
+    ptset ctxs;
+    av_targets(e, &v, &ctxs);
+    if (!ctxs.n) return 0; /* one of them is not known */
+    for (uint32_t k = 0; k < ctxs.n && out->n < PTS_MAX; k++) out->loc[out->n++] = ctxs.loc[k];
+  }
+  return (int)out->n;
+}
+
+static int among(const ptset *s, uint32_t loc) {
+  for (uint32_t i = 0; i < s->n; i++)
+    if (s->loc[i] == loc) return 1;
+  return 0;
+}
+
+/* One of the tensors made in the contexts ctxs (a lookup by name, an iteration): the join of
+   every such tensor this state holds, as a tag set while it fits; unknown when it holds none. */
+static aval context_member(call_ctx *c, const ptset *ctxs) {
   tc_eng *e = c->f->e;
   aval r = av_top();
   int have = 0;
-  for (uint32_t id = 1; ctx && id < e->n_locs; id++) {
+  for (uint32_t id = 1; ctxs->n && id < e->n_locs; id++) {
     const aval *v = st_get(&c->s->mem, id);
-    if (!v || v->k != AV_TENSOR || v->loc != ctx) continue;
+    if (!v || v->k != AV_TENSOR || !v->loc || !among(ctxs, v->loc)) continue;
     if (!have) {
       r = *v;
       have = 1;
@@ -936,7 +963,7 @@ static aval context_member(call_ctx *c, uint32_t ctx) {
   }
   if (!have) return r;
   r.drel = DR_NONE;
-  r.loc = ctx;
+  r.loc = ctxs->n == 1 ? ctxs->loc[0] : 0;
   /* maybe NULL (nothing of that name, the end of an iteration), except the first tensor of
      a context that has some */
   r.neg = !c->fn->result.member_first;
@@ -1231,7 +1258,8 @@ static void apply_result(call_ctx *c) {
       return;
     }
     case TC_RES_MEMBER: {
-      aval v = context_member(c, context_of_arg(c, r->arg));
+      ptset ctxs;
+      aval v = contexts_of_arg(c, r->arg, &ctxs) ? context_member(c, &ctxs) : av_top();
       write_value(c, &v);
       return;
     }
