@@ -162,6 +162,8 @@ static void test_semantic_errors(void **state) {
        "unknown backend \"tpu\""},
       {"{\"f\": {\"result\": {\"one_of\": [{}, {\"ordinal_arg\": 0}]}}}",
        "unknown key \"ordinal_arg\""},
+      {"{\"f\": {\"result\": {\"one_of_array\": {\"array_arg\": 0}}}}",
+       "missing \"count_arg\""},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char *t = with_functions(cases[i].fns);
@@ -184,7 +186,9 @@ static void test_member_and_one_of(void **state) {
       " \"best\": {\"params\": 0, \"result\": {\"one_of\": [{\"backend\": \"acc\", "
       "\"ordinal\": 1}, {}, {\"backend\": \"host\"}]}},"
       " \"alloc\": {\"params\": 2, \"effects\": [{\"bind_graph\": {\"graph_arg\": 1, "
-      "\"device_of_arg\": 0}}]}}");
+      "\"device_of_arg\": 0}}]},"
+      " \"sched\": {\"params\": 3, \"result\": {\"one_of_array\": {\"array_arg\": 0, "
+      "\"count_arg\": 2}}}}");
   tc_rules *r = load_text(t, err, sizeof err);
   if (!r) fail_msg("%s", err);
   const tc_api_fn *look = tc_rules_find(r, "look"), *first = tc_rules_find(r, "first");
@@ -205,6 +209,10 @@ static void test_member_and_one_of(void **state) {
   assert_int_equal(alloc->effects[0].kind, TC_EFFECT_BIND_GRAPH);
   assert_int_equal(alloc->effects[0].arg, 1);
   assert_int_equal(alloc->effects[0].arg2, 0);
+  const tc_api_fn *sched = tc_rules_find(r, "sched");
+  assert_int_equal(sched->result.what, TC_RES_ONE_OF_ARRAY);
+  assert_int_equal(sched->result.arg, 0);
+  assert_int_equal(sched->result.arg2, 2);
   tc_rules_free(r);
   free(t);
 }

@@ -1027,6 +1027,34 @@ static void note_operands(call_ctx *c, prov *pv) {
   pv->n_operands = n;
 }
 
+/* A handle on the device of one of the handles of an array argument (a scheduler over several
+   backends places a tensor on one of them): the union of their tags, devices only. */
+static aval one_of_elements(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  const tc_result_spec *r = &c->fn->result;
+  operand els[TAGSET_MAX];
+  int n = read_elements(c, r->arg, r->arg2, els, TAGSET_MAX);
+  if (n < 1) return av_top();
+  tagset s;
+  memset(&s, 0, sizeof s);
+  for (int j = 0; j < n; j++) {
+    if (els[j].v.k != AV_TENSOR) return av_top();
+    tagset m;
+    tagset_of_tensor(e, &els[j].v, &m);
+    for (uint32_t k = 0; k < m.n; k++) {
+      tc_tag t = m.tag[k];
+      t.kind = TC_TAGF_UNKNOWN;
+      if (tagset_add(&s, &t)) return av_top();
+    }
+  }
+  aval v = av_make(AV_TENSOR, 0);
+  v.tag = tagset_view(&s);
+  v.i = tagset_intern(e, &s);
+  v.prov = prov_new(e, PV_TENSOR, els[0].prov, &c->in->loc, c->in->callee.name, 0, v.tag);
+  if (!c->in->callee.name && v.prov) ((prov *)v.prov)->text = c->fn->name;
+  return v;
+}
+
 static void apply_result(call_ctx *c) {
   tc_eng *e = c->f->e;
   const tc_result_spec *r = &c->fn->result;
@@ -1265,6 +1293,11 @@ static void apply_result(call_ctx *c) {
     }
     case TC_RES_ONE_OF: {
       aval v = one_of_devices(c);
+      write_value(c, &v);
+      return;
+    }
+    case TC_RES_ONE_OF_ARRAY: {
+      aval v = one_of_elements(c);
       write_value(c, &v);
       return;
     }

@@ -998,7 +998,7 @@ static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params
     fail_at(L, at, "\"result\" must be an object with exactly one of \"device\", \"tensor\", "
             "\"same_as_arg\", \"kind_of_arg\", \"devices_equal\", \"backend_available_arg\", "
             "\"new_object\", \"data_of_tensor_arg\", \"is_host_arg\", \"records_arg\", "
-            "\"member_of_arg\", \"first_member_of_arg\", \"one_of\"");
+            "\"member_of_arg\", \"first_member_of_arg\", \"one_of\", \"one_of_array\"");
     return -1;
   }
   const cJSON *c = res_obj->child;
@@ -1034,6 +1034,16 @@ static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params
   }
   if (strcmp(c->string, "new_object") == 0) return parse_new_object(L, c, cat, n_params, res);
   if (strcmp(c->string, "one_of") == 0) return parse_one_of(L, c, cat, res);
+  if (strcmp(c->string, "one_of_array") == 0) {
+    static const char *const k[] = {"array_arg", "count_arg", NULL};
+    if (!cJSON_IsObject(c) || only_keys(L, c, cat, "a \"one_of_array\" result", k)) {
+      if (!L->failed) fail_at(L, cat, "\"one_of_array\" must be an object");
+      return -1;
+    }
+    res->what = TC_RES_ONE_OF_ARRAY;
+    if (get_arg(L, c, "array_arg", cat, n_params, 1, &res->arg) < 0) return -1;
+    return get_arg(L, c, "count_arg", cat, n_params, 1, &res->arg2) < 0 ? -1 : 0;
+  }
   fail_at(L, cat, "unknown result \"%s\"", c->string);
   return -1;
 }

@@ -97,8 +97,10 @@ typedef enum tc_result_kind {
   TC_RES_MEMBER,           /* one of the tensors made in the context a pointer arg points to
                               (or in the context the object it points to remembers: a graph's)
                               — a lookup: the join of their tags, which one not known */
-  TC_RES_ONE_OF            /* a handle on one of the devices listed (one_of); which one is
+  TC_RES_ONE_OF,           /* a handle on one of the devices listed (one_of); which one is
                               decided at run time */
+  TC_RES_ONE_OF_ARRAY      /* a handle on one of the devices of the handles in array arg,
+                              count in arg2 (a scheduler over several backends) */
 } tc_result_kind;
 
 /* Where a result device comes from. */
