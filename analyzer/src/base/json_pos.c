@@ -2,9 +2,13 @@
  * (base/json_pos.h). */
 #include "base/json_pos.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/file.h"
 
 void tc_json_line_col(const char *text, size_t off, unsigned *line, unsigned *col) {
   unsigned l = 1, c = 1;
@@ -34,7 +38,7 @@ void tc_json_fail(tc_json_src *s, size_t off, const char *fmt, ...) {
 }
 
 /* Finds `"key"` followed by `:` at or after from; returns its offset or from if absent. */
-size_t tc_json_find_key(const char *text, size_t from, const char *key) {
+size_t tc_json_key_offset(const char *text, size_t from, const char *key) {
   size_t klen = strlen(key);
   const char *p = text + from;
   while ((p = strchr(p, '"')) != NULL) {
@@ -45,7 +49,12 @@ size_t tc_json_find_key(const char *text, size_t from, const char *key) {
     }
     p++;
   }
-  return from;
+  return (size_t)-1;
+}
+
+size_t tc_json_find_key(const char *text, size_t from, const char *key) {
+  size_t at = tc_json_key_offset(text, from, key);
+  return at == (size_t)-1 ? from : at;
 }
 
 /* The position of the nested keys k1, k2, … (NULL-terminated), each searched after the last. */
@@ -122,4 +131,39 @@ const char *tc_json_string(tc_json_src *s, const cJSON *obj, const char *key, si
     return NULL;
   }
   return v->valuestring;
+}
+
+cJSON *tc_json_read_file(const char *path, char **text_out, char *err, size_t err_len) {
+  if (text_out) *text_out = NULL;
+  size_t len = 0;
+  char *text = tc_file_read(path, 0, &len);
+  if (!text) {
+    snprintf(err, err_len, "%s: cannot read: %s", path, strerror(errno));
+    return NULL;
+  }
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  if (!root) {
+    unsigned line = 1, col = 1;
+    size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
+    tc_json_line_col(text, off, &line, &col);
+    if (len == 0 || strspn(text, " \t\r\n") == len)
+      snprintf(err, err_len, "%s: empty file, expected a JSON document", path);
+    else
+      snprintf(err, err_len, "%s:%u:%u: JSON syntax error", path, line, col);
+    free(text);
+    return NULL;
+  }
+  /* Anything but whitespace after the document is an error too. */
+  if (end && (size_t)(end - text) < len && strspn(end, " \t\r\n") != strlen(end)) {
+    unsigned line, col;
+    tc_json_line_col(text, (size_t)(end - text) + strspn(end, " \t\r\n"), &line, &col);
+    snprintf(err, err_len, "%s:%u:%u: unexpected text after the JSON document", path, line, col);
+    cJSON_Delete(root);
+    free(text);
+    return NULL;
+  }
+  if (text_out) *text_out = text;
+  else free(text);
+  return root;
 }

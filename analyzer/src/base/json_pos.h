@@ -22,7 +22,9 @@ void tc_json_line_col(const char *text, size_t off, unsigned *line, unsigned *co
 /* Records the first error, at byte offset off of the text. */
 void tc_json_fail(tc_json_src *s, size_t off, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* The offset of `"key"` followed by `:` at or after from; from when absent. */
+/* The offset of `"key"` followed by `:` at or after from; (size_t)-1 when absent. */
+size_t tc_json_key_offset(const char *text, size_t from, const char *key);
+/* The same, but from when absent (an error is then reported at from). */
 size_t tc_json_find_key(const char *text, size_t from, const char *key);
 /* The offset of the nested keys k1, k2, … (NULL-terminated), each searched after the last. */
 size_t tc_json_locate(const tc_json_src *s, ...);
@@ -36,5 +38,10 @@ int tc_json_bool(tc_json_src *s, const cJSON *obj, const char *key, size_t where
 /* A non-empty string, or NULL (absent; an error when required or when not such a string). */
 const char *tc_json_string(tc_json_src *s, const cJSON *obj, const char *key, size_t where,
                            int required, const char *what);
+
+/* Reads and parses path. On failure returns NULL and writes "PATH: reason" or
+   "PATH:LINE:COL: JSON syntax error" into err. *text_out (if not NULL) receives the file's
+   text (caller frees) for locating keys later. */
+cJSON *tc_json_read_file(const char *path, char **text_out, char *err, size_t err_len);
 
 #endif /* TC_BASE_JSON_POS_H */

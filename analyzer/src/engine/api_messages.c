@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/path.h"
 #include "engine/api_call.h"
 
 /* ------------------------------------------------------------------ messages */
@@ -13,7 +14,7 @@ static void origin_text(const tc_eng *e, const prov *p, char *buf, size_t len) {
   for (; p; p = p->prev) {
     if (p->kind == PV_TENSOR || p->kind == PV_DEVICE || p->kind == PV_RETURN ||
         p->kind == PV_PLACED) {
-      const char *file = p->loc ? base_name(srcloc_file(e, p->loc)) : "";
+      const char *file = p->loc ? tc_path_base_name(srcloc_file(e, p->loc)) : "";
       snprintf(buf, len, " (from %s at %s:%u)",
                p->name || !p->text ? tc_str(e->prog, p->name) : p->text, file,
                p->loc ? p->loc->line : 0);

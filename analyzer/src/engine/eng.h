@@ -663,6 +663,5 @@ int findings_emit(tc_eng *e, tc_report *out);
 int outcomes_import(tc_eng *dst, const tc_eng *src, const outcome *outs, size_t begin,
                     size_t end, uint32_t *detail_map);
 const char *srcloc_file(const tc_eng *e, const tc_srcloc *l);
-const char *base_name(const char *path);
 
 #endif /* TC_ENG_H */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "rules/loader.h"
-#include "util/bytes.h"
+#include "base/bytes.h"
 
 static size_t hash_str(const char *s) { return (size_t)tc_fnv64_str(s); }
 

@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "rules/loader.h"
-#include "util/bytes.h"
+#include "base/bytes.h"
 
 char *rules_strdup(const char *s) {
   size_t n = strlen(s) + 1;
@@ -127,34 +128,12 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
 }
 
 static char *read_file(const char *path, char *err, size_t err_len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    snprintf(err, err_len, "%s: cannot open rules file: %s", path, strerror(errno));
+  size_t n = 0;
+  char *buf = tc_file_read(path, 0, &n);
+  if (!buf) {
+    snprintf(err, err_len, "%s: cannot read rules file: %s", path, strerror(errno));
     return NULL;
   }
-  size_t cap = 8192, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    size_t got = fread(buf + n, 1, cap - n - 1, f);
-    n += got;
-    if (n + 1 < cap) break;
-    cap *= 2;
-    char *nb = realloc(buf, cap);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-    } else {
-      buf = nb;
-    }
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (!buf || bad) {
-    free(buf);
-    snprintf(err, err_len, "%s: cannot read rules file", path);
-    return NULL;
-  }
-  buf[n] = '\0';
   if (strlen(buf) != n) {
     free(buf);
     snprintf(err, err_len, "%s: not a text file (NUL byte)", path);
