@@ -194,9 +194,8 @@ static void test_member_and_one_of(void **state) {
   const tc_api_fn *look = tc_rules_find(r, "look"), *first = tc_rules_find(r, "first");
   assert_int_equal(look->result.what, TC_RES_MEMBER);
   assert_int_equal(look->result.arg, 0);
-  assert_false(look->result.member_first);
-  assert_int_equal(first->result.what, TC_RES_MEMBER);
-  assert_true(first->result.member_first);
+  assert_int_equal(first->result.what, TC_RES_FIRST_MEMBER);
+  assert_int_equal(first->result.arg, 0);
   const tc_api_fn *best = tc_rules_find(r, "best");
   assert_int_equal(best->result.what, TC_RES_ONE_OF);
   assert_int_equal(best->result.n_one_of, 3);

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "report/output.h"
-#include "report/strbuf.h"
+#include "base/strbuf.h"
 
 void tc_fix_repls_free(tc_fix_repl *r, size_t n) {
   for (size_t i = 0; i < n; i++) free(r[i].text);
