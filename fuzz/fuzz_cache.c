@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "driver/cache.h"
-#include "util/bytes.h"
+#include "base/bytes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -32,7 +32,10 @@
 #include "report/fingerprint.h"
 #include "report/given_paths.h"
 #include "report/output.h"
-#include "util/bytes.h"
+#include "base/bytes.h"
+#include "base/path.h"
+#include "driver/config.h"
+#include "base/file.h"
 
 #ifndef TC_DEFAULT_RULES_INSTALLED
 #define TC_DEFAULT_RULES_INSTALLED ""

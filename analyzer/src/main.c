@@ -13,6 +13,7 @@
 #include "lsp/lsp.h"
 #include "options.h"
 #include "report/output.h"
+#include "driver/config.h"
 
 #ifndef TC_VERSION
 #define TC_VERSION "0.0.0"
@@ -87,7 +88,7 @@ static void options_free(tc_options *o) {
   free_list(o->disable_rules, o->n_disable_rules);
   free_list(o->files, o->n_files);
   free_list(o->extra_args, o->n_extra_args);
-  tc_options_free_config(o); /* what .tagcheck.json added (report/config.c) */
+  tc_options_free_config(o); /* what .tagcheck.json added (driver/config.c) */
   memset(o, 0, sizeof *o);
 }
 

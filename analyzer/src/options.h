@@ -53,7 +53,7 @@ typedef struct tc_options {
   size_t n_extra_before;
   char **extra_after;      /* --extra-arg A: after them */
   size_t n_extra_after;
-  /* Set by the configuration file (report/config.c, docs/ci.md); command-line values win. */
+  /* Set by the configuration file (driver/config.c, docs/ci.md); command-line values win. */
   int fail_on_given;       /* main.c sets it when --fail-on was on the command line */
   char **severity_rules;   /* severity overrides: severity_rules[i] -> severity_levels[i], */
   char **severity_levels;  /* one of "error", "warning", "note", "off" */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/bytes.h" /* the analyzer's file reader */
+#include "base/file.h" /* the analyzer's file reader */
 
 #define MAX_BACKENDS 8
 #define MAX_TAGS 64

@@ -151,6 +151,19 @@ static void test_semantic_errors(void **state) {
       {"{\"f\": {\"effects\": [{\"record\": {\"object_arg\": 0}}]}}",
        "missing \"tensor_arg\""},
       {"{\"f\": {\"effects\": [{\"bind\": {\"context_arg\": 0}}]}}", "unknown effect"},
+      /* graphs, lookups, devices chosen at run time */
+      {"{\"f\": {\"effects\": [{\"bind_graph\": {\"device_of_arg\": 0}}]}}",
+       "missing \"graph_arg\""},
+      {"{\"f\": {\"effects\": [{\"bind_graph\": {\"graph_arg\": 0, \"context_arg\": 1}}]}}",
+       "unknown key \"context_arg\""},
+      {"{\"f\": {\"params\": 1, \"result\": {\"member_of_arg\": 2}}}", "in [0, 0]"},
+      {"{\"f\": {\"result\": {\"one_of\": [{\"backend\": \"host\"}]}}}", "2 to 8 devices"},
+      {"{\"f\": {\"result\": {\"one_of\": [{\"backend\": \"host\"}, {\"backend\": \"tpu\"}]}}}",
+       "unknown backend \"tpu\""},
+      {"{\"f\": {\"result\": {\"one_of\": [{}, {\"ordinal_arg\": 0}]}}}",
+       "unknown key \"ordinal_arg\""},
+      {"{\"f\": {\"result\": {\"one_of_array\": {\"array_arg\": 0}}}}",
+       "missing \"count_arg\""},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char *t = with_functions(cases[i].fns);
@@ -161,6 +174,46 @@ static void test_semantic_errors(void **state) {
     tc_rules_free(r);
     free(t);
   }
+}
+
+/* A lookup's result and a device chosen at run time load as described. */
+static void test_member_and_one_of(void **state) {
+  (void)state;
+  char err[512];
+  char *t = with_functions(
+      "{\"look\": {\"params\": 2, \"result\": {\"member_of_arg\": 0}},"
+      " \"first\": {\"params\": 1, \"result\": {\"first_member_of_arg\": 0}},"
+      " \"best\": {\"params\": 0, \"result\": {\"one_of\": [{\"backend\": \"acc\", "
+      "\"ordinal\": 1}, {}, {\"backend\": \"host\"}]}},"
+      " \"alloc\": {\"params\": 2, \"effects\": [{\"bind_graph\": {\"graph_arg\": 1, "
+      "\"device_of_arg\": 0}}]},"
+      " \"sched\": {\"params\": 3, \"result\": {\"one_of_array\": {\"array_arg\": 0, "
+      "\"count_arg\": 2}}}}");
+  tc_rules *r = load_text(t, err, sizeof err);
+  if (!r) fail_msg("%s", err);
+  const tc_api_fn *look = tc_rules_find(r, "look"), *first = tc_rules_find(r, "first");
+  assert_int_equal(look->result.what, TC_RES_MEMBER);
+  assert_int_equal(look->result.arg, 0);
+  assert_int_equal(first->result.what, TC_RES_FIRST_MEMBER);
+  assert_int_equal(first->result.arg, 0);
+  const tc_api_fn *best = tc_rules_find(r, "best");
+  assert_int_equal(best->result.what, TC_RES_ONE_OF);
+  assert_int_equal(best->result.n_one_of, 3);
+  assert_int_equal(best->result.one_of_backend[0], tc_rules_backend_by_name(r, "acc"));
+  assert_int_equal(best->result.one_of_ordinal[0], 1);
+  assert_int_equal(best->result.one_of_backend[1], TC_TAGF_UNKNOWN);
+  assert_int_equal(best->result.one_of_ordinal[2], TC_TAGF_UNKNOWN);
+  const tc_api_fn *alloc = tc_rules_find(r, "alloc");
+  assert_int_equal(alloc->n_effects, 1);
+  assert_int_equal(alloc->effects[0].kind, TC_EFFECT_BIND_GRAPH);
+  assert_int_equal(alloc->effects[0].arg, 1);
+  assert_int_equal(alloc->effects[0].arg2, 0);
+  const tc_api_fn *sched = tc_rules_find(r, "sched");
+  assert_int_equal(sched->result.what, TC_RES_ONE_OF_ARRAY);
+  assert_int_equal(sched->result.arg, 0);
+  assert_int_equal(sched->result.arg2, 2);
+  tc_rules_free(r);
+  free(t);
 }
 
 static void test_rule_ids(void **state) {
@@ -463,6 +516,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bundled_rules),   cmocka_unit_test(test_syntax_error_position),
       cmocka_unit_test(test_unknown_key),     cmocka_unit_test(test_semantic_errors),
+      cmocka_unit_test(test_member_and_one_of),
       cmocka_unit_test(test_rule_ids),        cmocka_unit_test(test_missing_file),
       cmocka_unit_test(test_merge_files),     cmocka_unit_test(test_docs_example),
       cmocka_unit_test(test_backend_memory),  cmocka_unit_test(test_ggml_rules),

@@ -13,6 +13,7 @@
 
 #include "fe_util.h"
 #include "frontend/compdb.h"
+#include "base/path.h"
 
 static int has_arg(const tc_compile_cmd *c, const char *a) {
   for (size_t i = 0; i < c->argc; i++)

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "lsp/lsp_diagnostics.h"
-#include "report/uri.h"
+#include "base/uri.h"
 
 typedef struct fixture {
   char dir[64];

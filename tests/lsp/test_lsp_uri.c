@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "lsp/lsp_uri.h"
-#include "report/uri.h"
+#include "base/uri.h"
 
 static void expect_path(const char *uri, const char *want) {
   char *p = tc_lsp_uri_to_path(uri);

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "driver/config.h"
 #include "fixtures.h"
 #include "report/output.h"
 

@@ -9,9 +9,10 @@
 
 #include <cmocka.h>
 
-#include "report/glob.h"
-#include "report/uri.h"
-#include "report/utf8.h"
+#include "base/glob.h"
+#include "base/uri.h"
+#include "base/utf8.h"
+#include "base/path.h"
 
 static void check_norm(const char *in, const char *out) {
   char *n = tc_normalize_path(in);

@@ -24,7 +24,9 @@
 #include <unistd.h>
 
 #include "report/report_codec.h"
-#include "util/bytes.h"
+#include "base/bytes.h"
+#include "base/path.h"
+#include "base/file.h"
 
 #ifndef TC_VERSION
 #define TC_VERSION "0"

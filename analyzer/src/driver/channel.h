@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "util/bytes.h"
+#include "base/bytes.h"
 
 /* Seconds on a monotonic clock. */
 double tc_now_s(void);

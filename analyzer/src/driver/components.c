@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
-#include "util/bytes.h"
+#include "base/bytes.h"
 
 typedef struct sym_slot {
   const char *name; /* borrowed from a unit's string table; NULL: empty */

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "report/output.h"
-#include "report/uri.h"
+#include "base/uri.h"
+#include "base/path.h"
+#include "driver/config.h"
 
 typedef struct scoped_config {
   char *path;     /* the configuration file */

@@ -1,11 +1,10 @@
 /* analyzer/src/driver/jobs.c — the thread pool that parses and lowers units: one unit worker
  * process (or one in-process parser) per thread, a shared counter hands out unit indices, each
- * result goes to its own slot. Threads get a 64 MiB stack (reserved, touched only as deep code
- * needs it). */
+ * result goes to its own slot (base/parallel.h). Threads get a 64 MiB stack (reserved, touched
+ * only as deep code needs it). */
 #include "driver/jobs.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -14,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/parallel.h"
 #include "driver/cache.h"
 #include "driver/worker.h"
 #include "frontend/parse.h"
@@ -23,7 +23,7 @@ enum { TC_WORKER_STACK = 64 * 1024 * 1024 };
 typedef struct pool {
   tc_job_unit *units;
   size_t n;
-  atomic_size_t next, done, threads; /* threads: how many took a parser */
+  atomic_size_t done, threads; /* threads: how many took a parser */
   const tc_jobs_opts *opts;
   tc_cache *cache;
   atomic_int oom;
@@ -33,6 +33,7 @@ typedef struct pool {
 typedef struct unit_parser {
   tc_worker *worker;
   tc_parser *parser;
+  int borrowed; /* worker is one of opts->workers (the editor session's), not ours to free */
 } unit_parser;
 
 void tc_job_unit_clear(tc_job_unit *u) {
@@ -131,37 +132,37 @@ static void run_unit(pool *pl, unit_parser *up, tc_job_unit *u) {
   tc_parse_result_free(&r);
 }
 
-static void *worker(void *arg) {
-  pool *pl = arg;
-  unit_parser up = {NULL, NULL};
+/* A thread's parser: a unit worker the caller lends (opts->workers), its own unit worker
+   process, or its own in-process parser. */
+static void *open_parser(void *ctx) {
+  pool *pl = ctx;
+  unit_parser *up = calloc(1, sizeof *up);
   size_t me = atomic_fetch_add(&pl->threads, 1);
-  int borrowed = pl->opts->worker_exe && me < pl->opts->n_workers;
-  if (borrowed) up.worker = pl->opts->workers[me];
-  else if (pl->opts->worker_exe) up.worker = tc_worker_new(pl->opts->worker_exe);
-  else up.parser = tc_parser_new();
-  if (!up.worker && !up.parser) {
+  if (up) up->borrowed = pl->opts->worker_exe && me < pl->opts->n_workers;
+  if (up && up->borrowed) up->worker = pl->opts->workers[me];
+  else if (up && pl->opts->worker_exe) up->worker = tc_worker_new(pl->opts->worker_exe);
+  else if (up) up->parser = tc_parser_new();
+  if (!up || (!up->worker && !up->parser)) {
+    free(up);
     atomic_store(&pl->oom, 1);
     return NULL;
   }
-  for (;;) {
-    size_t i = atomic_fetch_add(&pl->next, 1);
-    if (i >= pl->n) break;
-    run_unit(pl, &up, &pl->units[i]);
-    size_t d = atomic_fetch_add(&pl->done, 1) + 1;
-    if (pl->opts->progress) tc_progress_update(pl->opts->progress, "lowering units", d, pl->n);
-  }
-  if (!borrowed) tc_worker_free(up.worker);
-  tc_parser_free(up.parser);
-  return NULL;
+  return up;
 }
 
-static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg) {
-  pthread_attr_t attr;
-  if (pthread_attr_init(&attr) != 0) return -1;
-  pthread_attr_setstacksize(&attr, TC_WORKER_STACK);
-  int rc = pthread_create(t, &attr, fn, arg);
-  pthread_attr_destroy(&attr);
-  return rc == 0 ? 0 : -1;
+static void lower_unit(void *ctx, void *state, size_t i) {
+  pool *pl = ctx;
+  run_unit(pl, state, &pl->units[i]);
+  size_t d = atomic_fetch_add(&pl->done, 1) + 1;
+  if (pl->opts->progress) tc_progress_update(pl->opts->progress, "lowering units", d, pl->n);
+}
+
+static void close_parser(void *ctx, void *state) {
+  (void)ctx;
+  unit_parser *up = state;
+  if (!up->borrowed) tc_worker_free(up->worker);
+  tc_parser_free(up->parser);
+  free(up);
 }
 
 int tc_jobs_run(tc_job_unit *units, size_t n, const tc_jobs_opts *opts) {
@@ -169,48 +170,19 @@ int tc_jobs_run(tc_job_unit *units, size_t n, const tc_jobs_opts *opts) {
   memset(&pl, 0, sizeof pl);
   pl.units = units;
   pl.n = n;
-  atomic_init(&pl.next, 0);
   atomic_init(&pl.done, 0);
   atomic_init(&pl.threads, 0);
   atomic_init(&pl.oom, 0);
   pl.opts = opts;
   pl.cache = opts->cache;
   if (n == 0) return 0;
-  size_t nt = opts->jobs > 0 ? (size_t)opts->jobs : (size_t)tc_jobs_cores();
-  if (nt > n) nt = n;
-  pthread_t *threads = calloc(nt, sizeof *threads);
-  if (!threads) return -1;
-  size_t started = 0;
-  for (size_t i = 0; i < nt; i++) {
-    if (start_thread(&threads[i], worker, &pl) != 0) break;
-    started++;
-  }
-  if (started == 0) { /* no thread: do the work here */
-    worker(&pl);
-  }
-  for (size_t i = 0; i < started; i++) pthread_join(threads[i], NULL);
-  free(threads);
+  /* the calling thread only waits: the parsers run on large stacks */
+  tc_parallel loop = {n, opts->jobs > 0 ? (unsigned)opts->jobs : (unsigned)tc_jobs_cores(), 0,
+                      TC_WORKER_STACK, &pl, open_parser, lower_unit, close_parser};
+  tc_parallel_for(&loop);
   return atomic_load(&pl.oom) ? -1 : 0;
 }
 
-typedef struct big_call {
-  void (*fn)(void *);
-  void *arg;
-} big_call;
-
-static void *big_trampoline(void *p) {
-  big_call *c = p;
-  c->fn(c->arg);
-  return NULL;
-}
-
 int tc_run_on_big_stack(void (*fn)(void *), void *arg) {
-  big_call c = {fn, arg};
-  pthread_t t;
-  if (start_thread(&t, big_trampoline, &c) != 0) {
-    fn(arg);
-    return -1;
-  }
-  pthread_join(t, NULL);
-  return 0;
+  return tc_run_on_stack(TC_WORKER_STACK, fn, arg);
 }

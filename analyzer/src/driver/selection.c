@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "rules/rules.h"
-#include "util/bytes.h"
+#include "base/bytes.h"
 
 static int named(const tc_selection *s, const char *file) {
   for (size_t i = 0; file && i < s->n_files; i++)

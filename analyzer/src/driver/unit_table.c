@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "ir/ir.h"
-#include "util/bytes.h"
+#include "base/bytes.h"
 
 typedef struct stamp {
   dev_t dev;

@@ -10,7 +10,8 @@
  *   memory (mem.c)     reading and writing places through IR paths;
  *   flow (flow.c)      one function's fixpoint over disjunctive states;
  *   calls (call.c)     user functions (memoized per entry state), unknown functions;
- *   api (api.c)        the rules applied to API calls;
+ *   api (api*.c)       the rules applied to API calls: api.c runs one (engine/api_call.h
+ *                      names the parts: operands, checks, messages, results, effects);
  *   findings (findings.c) outcomes per calling context, aggregated into the report.
  * All state lives in tc_eng (no globals). */
 #ifndef TC_ENG_H
@@ -115,6 +116,10 @@ typedef struct prov {
   tc_sym name2; /* PV_PARAM: the parameter */
   const char *text; /* the name when it is not a program string (a call through a pointer) */
   uint8_t kind;
+  uint8_t lookup; /* PV_TENSOR: a lookup returned one of a context's tensors (member_of_arg) */
+  uint8_t n_operands; /* PV_TENSOR made in a context: the origins of its tensor operands */
+  uint8_t operands_partial; /* some tensor operand was not known (so neither are its own) */
+  const struct prov **operands; /* (a graph given it reaches them: bind_graph) */
   uint16_t depth;
   tc_tag tag;
 } prov;
@@ -448,6 +453,8 @@ struct tc_eng {
   tc_map fn_by_name;    /* name sym -> fn index (functions with external linkage) */
   tc_map site_ids;      /* allocation instruction -> site id */
   uint32_t n_sites;
+  tc_map node_ids;      /* a tensor's origin (prov) -> its slot in a graph's node set */
+  uint32_t n_node_ids;
   tc_map api_by_name;   /* name sym -> api index + 1 (0: none) */
 
   /* fields */
@@ -507,7 +514,7 @@ struct tc_eng {
 
   /* field ids of the pseudo-fields API objects keep state in, and of the tensor fields the
      rules name (0: none), resolved once (api_prepare) */
-  uint32_t f_placement, f_tag, f_context, f_data, f_buffer, f_view_src;
+  uint32_t f_placement, f_tag, f_context, f_members, f_nodes, f_data, f_buffer, f_view_src;
 
   /* operands already reported alone with a kind an API function does not accept: the same
      function given the same tensor at another call is the same mistake (api.c) */
@@ -637,8 +644,8 @@ void frame_clear(tc_eng *e, astate *s, fninfo *fi, uint32_t inst);
 /* Computes every function's `named` globals (after scan_program). */
 int call_scope_prepare(tc_eng *e);
 
-/* api.c */
-void api_prepare(tc_eng *e); /* resolves the field ids above */
+/* api.c, api_operands.c */
+void api_prepare(tc_eng *e); /* resolves the field ids above (api_operands.c) */
 void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn);
 /* A call of a function of a rules family (docs/rules.md "Function families"): applied, 1;
    not one, 0. */
@@ -685,6 +692,5 @@ int findings_emit(tc_eng *e, tc_report *out);
 int outcomes_import(tc_eng *dst, const tc_eng *src, const outcome *outs, size_t begin,
                     size_t end, uint32_t *detail_map);
 const char *srcloc_file(const tc_eng *e, const tc_srcloc *l);
-const char *base_name(const char *path);
 
 #endif /* TC_ENG_H */

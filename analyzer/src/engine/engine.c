@@ -4,11 +4,11 @@
  * function the first passes never reached — and turns the outcomes into findings. A large
  * program's roots are split in independent groups (an engine each, run on -j threads) whose
  * logs are merged in the order one engine would have written them. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parallel.h"
 #include "engine/eng.h"
 
 /* A per-unit object (a static global or static local, named "...#unit:FILE" by the front end:
@@ -335,6 +335,7 @@ static void teardown(tc_eng *e) {
   map_free(&e->fn_by_name);
   map_free(&e->api_by_name);
   map_free(&e->site_ids);
+  map_free(&e->node_ids);
   map_free(&e->term_insns);
   free(e->term_insn_list);
   free(e->field_names);
@@ -419,7 +420,6 @@ static void group_run(group *g) {
 typedef struct group_pool {
   group *groups;
   size_t n;
-  atomic_size_t next;
   int phase; /* 0: open and phase A, 1: phase B */
   const tc_program *prog;
   const tc_rules *rules;
@@ -427,42 +427,27 @@ typedef struct group_pool {
   atomic_int failed;
 } group_pool;
 
-static void *group_worker(void *arg) {
-  group_pool *p = arg;
-  for (;;) {
-    size_t i = atomic_fetch_add(&p->next, 1);
-    if (i >= p->n) break;
-    group *g = &p->groups[i];
-    if (p->phase == 0) {
-      if (!g->ready && group_open(g, p->prog, p->rules, p->opts)) {
-        atomic_store(&p->failed, 1);
-        continue;
-      }
-      group_run(g);
-      g->outs_a = g->e->n_outs;
-    } else {
-      group_run(g);
+static void run_group(void *ctx, void *state, size_t i) {
+  group_pool *p = ctx;
+  (void)state;
+  group *g = &p->groups[i];
+  if (p->phase == 0) {
+    if (!g->ready && group_open(g, p->prog, p->rules, p->opts)) {
+      atomic_store(&p->failed, 1);
+      return;
     }
-    if (g->e->oom) atomic_store(&p->failed, 1);
+    group_run(g);
+    g->outs_a = g->e->n_outs;
+  } else {
+    group_run(g);
   }
-  return NULL;
+  if (g->e->oom) atomic_store(&p->failed, 1);
 }
 
 /* Runs one phase over every group on up to `jobs` threads (this one included). */
 static void pool_run(group_pool *p, unsigned jobs) {
-  atomic_store(&p->next, 0);
-  size_t extra = jobs > 1 ? jobs - 1 : 0;
-  if (extra > p->n - 1) extra = p->n - 1;
-  pthread_t t[GROUPS_MAX];
-  size_t started = 0;
-  pthread_attr_t attr;
-  int attr_ok = pthread_attr_init(&attr) == 0;
-  if (attr_ok) pthread_attr_setstacksize(&attr, GROUP_STACK);
-  for (size_t i = 0; i < extra && attr_ok; i++)
-    if (pthread_create(&t[started], &attr, group_worker, p) == 0) started++;
-  if (attr_ok) pthread_attr_destroy(&attr);
-  group_worker(p);
-  for (size_t i = 0; i < started; i++) pthread_join(t[i], NULL);
+  tc_parallel loop = {p->n, jobs, 1, GROUP_STACK, p, NULL, run_group, NULL};
+  tc_parallel_for(&loop);
 }
 
 static unsigned long long program_insns(const tc_program *prog) {
@@ -576,7 +561,6 @@ int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_en
   pool.rules = rules;
   pool.opts = opts;
   atomic_init(&pool.failed, 0);
-  atomic_init(&pool.next, 0);
   pool_run(&pool, n_groups > 1 ? jobs : 1); /* the first group is open already */
   if (atomic_load(&pool.failed) || gs[0].e->oom) goto done;
   /* phase B: a function none of the groups reached, in the group whose share it is — unless

@@ -9,15 +9,12 @@
 #include <string.h>
 
 #include "engine/eng.h"
+#include "base/path.h"
 
 const char *srcloc_file(const tc_eng *e, const tc_srcloc *l) {
   return l ? tc_str(e->prog, l->file) : "";
 }
 
-const char *base_name(const char *path) {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
-}
 
 static uint64_t chain_hash(const chain_node *c) {
   uint64_t h = c->n;
@@ -287,7 +284,7 @@ static void add_chain_notes(const tc_eng *e, tc_diag *d, uint32_t chain) {
     char msg[512];
     snprintf(msg, sizeof msg, "in call to %s from %s:%u",
              tc_str(e->prog, e->fns[c->callee[i]].fn->name),
-             base_name(srcloc_file(e, &call->loc)), call->loc.line);
+             tc_path_base_name(srcloc_file(e, &call->loc)), call->loc.line);
     tc_loc l;
     loc_of(e, &call->loc, &l);
     tc_diag_add_note(d, &l, msg);

@@ -74,7 +74,8 @@ tc_tag tagset_view(const tagset *s) {
 }
 
 void tagset_of_tensor(const tc_eng *e, const aval *v, tagset *out) {
-  const tagset *s = v->k == AV_TENSOR ? tagset_get(e, (uint32_t)v->i) : NULL;
+  const tagset *s =
+      v->k == AV_TENSOR || v->k == AV_DATAPTR ? tagset_get(e, (uint32_t)v->i) : NULL;
   if (s) {
     *out = *s;
     return;

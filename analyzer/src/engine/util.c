@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "engine/eng.h"
-#include "util/bytes.h"
+#include "base/bytes.h"
 
 struct tc_chunk {
   tc_chunk *next;

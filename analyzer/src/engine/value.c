@@ -36,7 +36,7 @@ int av_same(const aval *a, const aval *b) {
     case AV_TENSOR:
       return tc_tag_same(a->tag, b->tag) && a->i == b->i && a->loc == b->loc && a->neg == b->neg;
     case AV_DATAPTR:
-      return tc_tag_same(a->tag, b->tag);
+      return tc_tag_same(a->tag, b->tag) && a->i == b->i;
     case AV_AVAIL:
       return a->i == b->i && a->neg == b->neg;
   }
@@ -160,7 +160,7 @@ aval av_join(tc_eng *e, const aval *a, const aval *b) {
     r.tag = tc_tag_join(a->tag, b->tag);
     r.i = 0;
     /* tensors that disagree are one of their tags (tagset.c), not unknown */
-    if (a->k == AV_TENSOR) tensor_join_tags(e, a, b, &r);
+    tensor_join_tags(e, a, b, &r); /* a data pointer: of one of its tensors' tags too */
     if (a->loc != b->loc) r.loc = 0;
     r.neg = a->neg | b->neg;
     r.drel = DR_NONE;
@@ -196,6 +196,10 @@ const prov *prov_new(tc_eng *e, prov_kind k, const prov *prev, const tc_srcloc *
   p->name = name;
   p->name2 = name2;
   p->kind = (uint8_t)k;
+  p->lookup = 0;
+  p->n_operands = 0;
+  p->operands_partial = 0;
+  p->operands = NULL;
   p->tag = tag;
   p->depth = (uint16_t)(prev && prev->depth < 60000 ? prev->depth + 1 : 1);
   return p;

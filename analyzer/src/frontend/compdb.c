@@ -15,6 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/file.h"
+#include "base/path.h"
+
 #ifndef TC_CLANG_RESOURCE_DIR
 #define TC_CLANG_RESOURCE_DIR ""
 #endif
@@ -80,41 +83,6 @@ void tc_argv_free(char **argv, size_t argc) {
 static void sv_free(strvec *sv) {
   tc_argv_free(sv->v, sv->n);
   memset(sv, 0, sizeof *sv);
-}
-
-/* ---- paths ---- */
-
-char *tc_path_absolute(const char *path, const char *dir) {
-  char cwd[PATH_MAX];
-  const char *base = dir;
-  if (!base || !*base) base = getcwd(cwd, sizeof cwd) ? cwd : "/";
-  size_t lp = strlen(path), lb = strlen(base);
-  char *buf = malloc(lp + lb + 3);
-  if (!buf) return NULL;
-  if (path[0] == '/') memcpy(buf, path, lp + 1);
-  else if (base[0] == '/') snprintf(buf, lp + lb + 3, "%s/%s", base, path);
-  else snprintf(buf, lp + lb + 3, "/%s/%s", base, path);
-  /* lexical normalization: //, ., .. */
-  size_t olen = 1;
-  const char *in = buf;
-  while (*in) {
-    while (*in == '/') in++;
-    if (!*in) break;
-    const char *seg = in;
-    while (*in && *in != '/') in++;
-    size_t sl = (size_t)(in - seg);
-    if (sl == 1 && seg[0] == '.') continue;
-    if (sl == 2 && seg[0] == '.' && seg[1] == '.') {
-      while (olen > 1 && buf[olen - 1] != '/') olen--;
-      if (olen > 1) olen--;
-      continue;
-    }
-    if (olen > 1) buf[olen++] = '/';
-    memmove(buf + olen, seg, sl);
-    olen += sl;
-  }
-  buf[olen] = '\0';
-  return buf;
 }
 
 /* ---- shell splitting ---- */
@@ -274,31 +242,14 @@ static void expand_response_file(filter_ctx *fc, const char *name) {
   if (fc->depth >= 8) return;
   char *path = tc_path_absolute(name, fc->dir);
   if (!path) return;
-  FILE *f = fopen(path, "rb");
+  size_t len = 0;
+  char *text = tc_file_read(path, 0, &len);
+  int read_errno = errno;
   free(path);
-  if (!f) return; /* like gcc, an unreadable @file is ignored (here: dropped) */
-  char *text = NULL;
-  size_t len = 0, cap = 0;
-  char buf[4096];
-  size_t got;
-  while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
-    if (len + got + 1 > cap) {
-      cap = (len + got + 1) * 2;
-      char *t = realloc(text, cap);
-      if (!t) {
-        free(text);
-        fclose(f);
-        fc->out->oom = 1;
-        return;
-      }
-      text = t;
-    }
-    memcpy(text + len, buf, got);
-    len += got;
+  if (!text) { /* like gcc, an unreadable @file is ignored (here: dropped) */
+    if (read_errno == ENOMEM) fc->out->oom = 1;
+    return;
   }
-  fclose(f);
-  if (!text) return;
-  text[len] = '\0';
   char **argv = NULL;
   size_t argc = 0;
   if (tc_shell_split(text, &argv, &argc) == 0) {
@@ -739,32 +690,10 @@ int tc_compdb_load(const char *dir, tc_compdb *out, char *err, size_t err_len) {
     else if (slash) slash[1] = '\0';
   }
   int rc = -1;
-  char *text = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+  size_t len = 0;
+  char *text = tc_file_read(path, 0, &len);
+  if (!text) {
     snprintf(err, err_len, "%s: cannot read the compilation database: %s", path, strerror(errno));
-    goto done;
-  }
-  size_t len = 0, cap = 0, got;
-  char buf[65536];
-  while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
-    if (len + got + 1 > cap) {
-      cap = (len + got + 1) * 2;
-      char *t = realloc(text, cap);
-      if (!t) {
-        snprintf(err, err_len, "%s: out of memory", path);
-        fclose(f);
-        goto done;
-      }
-      text = t;
-    }
-    memcpy(text + len, buf, got);
-    len += got;
-  }
-  int read_error = ferror(f);
-  fclose(f);
-  if (read_error) {
-    snprintf(err, err_len, "%s: read error", path);
     goto done;
   }
   rc = tc_compdb_parse(text ? text : "", len, path, abs_dir, out, err, err_len);

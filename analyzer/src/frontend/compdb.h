@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "base/path.h" /* tc_path_absolute */
+
 typedef struct tc_compile_cmd {
   char *file;      /* absolute, lexically normalized */
   char *directory; /* absolute */
@@ -60,8 +62,5 @@ int tc_filter_args(const char *const *in, size_t n, int has_compiler, const char
    judged by its extension. */
 int tc_compdb_is_c_family(const char *file);
 
-/* Makes path absolute against dir (NULL: the current directory) and normalizes it lexically.
-   Returns a malloc'd string. */
-char *tc_path_absolute(const char *path, const char *dir);
 
 #endif /* TC_COMPDB_H */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "frontend/lower.h"
+#include "base/path.h"
 
 struct tc_parser {
   CXIndex index;

@@ -17,6 +17,7 @@
 #include "lsp/lsp_project.h"
 #include "lsp/lsp_text.h"
 #include "report/suppress.h"
+#include "base/path.h"
 
 #ifndef TC_DEFAULT_RULES_BUILD
 #define TC_DEFAULT_RULES_BUILD "rules/dt.json"

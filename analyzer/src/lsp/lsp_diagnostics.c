@@ -1,6 +1,7 @@
 /* analyzer/src/lsp/lsp_diagnostics.c — building LSP Diagnostic objects from a tagcheck report
  * (see lsp_diagnostics.h). Source texts are looked up once per build in a small cache: open
  * documents' unsaved text first, the file on disk otherwise. */
+#include "base/file.h"
 #include "lsp/lsp_diagnostics.h"
 
 #include <stdio.h>
@@ -12,7 +13,7 @@
 #include "report/source.h"
 #include "report/json_util.h"
 #include "report/sarif_limits.h"
-#include "report/uri.h"
+#include "base/uri.h"
 
 typedef struct text_entry {
   char *path;
@@ -27,28 +28,6 @@ typedef struct text_cache {
   size_t n, cap;
 } text_cache;
 
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (n < cap) break;
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  fclose(f);
-  *len = n;
-  return buf;
-}
 
 char *tc_lsp_uri_for_path(const tc_lsp_docs *docs, const char *path) {
   const tc_lsp_doc *doc = tc_lsp_docs_find_path(docs, path);
@@ -75,7 +54,7 @@ static text_entry *text_of(text_cache *c, const char *path) {
     text = doc->text;
     len = doc->len;
   } else {
-    e->owned = read_file(path, &len);
+    e->owned = tc_file_read(path, 0, &len);
     if (e->owned) text = e->owned;
     else len = 0;
   }

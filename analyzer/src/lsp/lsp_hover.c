@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "lsp/lsp_text.h"
-#include "report/strbuf.h"
+#include "base/strbuf.h"
 
 /* "cpu" of "autodiff<cpu>" (into buf), or NULL when d is no autodiff device. */
 static const char *inner_device(const char *d, char *buf, size_t n) {

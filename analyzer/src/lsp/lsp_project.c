@@ -1,6 +1,6 @@
 /* analyzer/src/lsp/lsp_project.c — per-project options and sessions of the LSP server (see
  * lsp_project.h). A project's options are a private copy of the command-line options
- * (tc_options_copy) with the configuration merged in by the report layer's tc_config_load. */
+ * (tc_options_copy) with the configuration merged in by the driver's tc_config_load. */
 #include "lsp/lsp_project.h"
 
 #include <stdio.h>
@@ -10,6 +10,7 @@
 
 #include "driver/config_scope.h"
 #include "report/output.h"
+#include "driver/config.h"
 
 typedef struct project {
   char *config;          /* the configuration file merged in, or NULL for none */

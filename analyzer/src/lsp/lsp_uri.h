@@ -1,5 +1,5 @@
 /* analyzer/src/lsp/lsp_uri.h — the local path of a file:// URI a client sends (percent-decoded).
- * The other direction, path to URI, is the report layer's tc_file_uri (report/uri.h). */
+ * The other direction, path to URI, is the shared tc_file_uri (base/uri.h). */
 #ifndef TC_LSP_URI_H
 #define TC_LSP_URI_H
 

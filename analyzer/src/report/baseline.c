@@ -8,7 +8,7 @@
 #include "report/json_util.h"
 #include "report/output.h"
 #include "report/report_internal.h"
-#include "report/uri.h"
+#include "base/uri.h"
 
 typedef struct baseline_set {
   const char **fps; /* borrowed from the parsed log */

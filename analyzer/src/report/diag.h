@@ -110,4 +110,7 @@ const char *tc_level_name(tc_level l); /* "note", "warning", "error" */
 void tc_report_filter(tc_report *r, int (*keep)(const tc_diag *d, size_t index, void *ctx),
                       void *ctx);
 
+/* "error" / "warning" / "note" -> level; -1 for anything else. */
+int tc_level_parse(const char *name, tc_level *out);
+
 #endif /* TC_DIAG_H */

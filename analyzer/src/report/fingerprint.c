@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/uri.h"
+#include "base/uri.h"
+#include "base/path.h"
 
 char *tc_fingerprint_normalize_line(const char *text, size_t len) {
   char *out = malloc(len + 1);
@@ -87,7 +88,7 @@ int tc_report_fix_fingerprints(tc_report *r, const tc_options *o) {
   int rc = -1;
   tc_source_cache sc;
   tc_source_cache_init(&sc);
-  char *root = tc_root_dir(o);
+  char *root = tc_path_root_dir(o ? o->root : NULL);
   tc_fingerprint *fps = calloc(r->n_diags, sizeof *fps);
   if (fps && tc_fingerprints(r, root ? root : "/", &sc, fps) == 0) {
     rc = 0;

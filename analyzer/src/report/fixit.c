@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "report/output.h"
-#include "report/strbuf.h"
-#include "util/bytes.h"
+#include "base/file.h"
+#include "base/strbuf.h"
 
 void tc_fix_repls_free(tc_fix_repl *r, size_t n) {
   for (size_t i = 0; i < n; i++) free(r[i].text);
@@ -121,7 +121,7 @@ static int cmp_offset(const void *a, const void *b) {
   return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* Replaces fe's file by its text with fe's edits made (util/bytes.h: atomically, keeping the
+/* Replaces fe's file by its text with fe's edits made (base/file.h: atomically, keeping the
    file's mode and owner). A symbolic link is followed: its target is fixed, the link stays. */
 static int rewrite_file(tc_source_cache *sc, file_edits *fe, char *err, size_t err_len) {
   const char *data;

@@ -27,7 +27,7 @@ void tc_fix_repls_free(tc_fix_repl *r, size_t n);
 
 /* --fix: applies the fixes of r's findings that are not suppressed to their files, in place.
    Edits of one file that overlap an earlier one (in report order) are skipped whole, with
-   their finding's other edits; each file is replaced atomically (util/bytes.h), keeping its
+   their finding's other edits; each file is replaced atomically (base/file.h), keeping its
    mode and owner; a symbolic link's target is fixed, the link kept. *applied counts the findings fixed, *skipped those left out. Returns 0, or -1
    with "FILE: reason" in err. */
 int tc_fix_apply(const tc_report *r, size_t *applied, size_t *skipped, char *err,

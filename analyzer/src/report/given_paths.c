@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/uri.h"
+#include "base/path.h"
+#include "base/uri.h"
 
 int tc_given_paths_init(tc_given_paths *g, const tc_options *o) {
   memset(g, 0, sizeof *g);

@@ -12,8 +12,9 @@
 #include "report/json_util.h"
 #include "report/sarif_limits.h"
 #include "report/source.h"
-#include "report/uri.h"
+#include "base/uri.h"
 #include "report/writers.h"
+#include "base/path.h"
 
 static void add_position(cJSON *obj, const tc_loc *loc) {
   tc_json_add_text(obj, "file", loc->file);
@@ -73,7 +74,7 @@ int tc_write_json(const tc_report *r, const tc_options *o, FILE *out) {
   int rc = -1;
   tc_source_cache sc;
   tc_source_cache_init(&sc);
-  char *root = tc_root_dir(o);
+  char *root = tc_path_root_dir(o ? o->root : NULL);
   tc_fingerprint *fps = calloc(r->n_diags ? r->n_diags : 1, sizeof *fps);
   cJSON *doc = cJSON_CreateObject();
   if (!fps || !doc || tc_fingerprints(r, root ? root : "/", &sc, fps) != 0) goto done;

@@ -1,6 +1,5 @@
 /* analyzer/src/report/json_util.h — cJSON helpers the report layer shares: strings made valid
- * UTF-8 on the way in, printing a tree to a stream, and reading a JSON file with errors that
- * name the file, line and column. */
+ * UTF-8 on the way in, and printing a tree to a stream (reading a JSON file: base/json_pos.h). */
 #ifndef TC_JSON_UTIL_H
 #define TC_JSON_UTIL_H
 
@@ -8,6 +7,8 @@
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
+
+#include "base/json_pos.h" /* tc_json_read_file, tc_json_line_col */
 
 /* Adds key: s to obj (s sanitized to valid UTF-8; NULL becomes ""). Returns the new item or
    NULL when out of memory. */
@@ -20,12 +21,6 @@ cJSON *tc_json_add_message(cJSON *obj, const char *key, const char *s);
 /* Prints item (indented) and a newline to out. Returns 0, or -1 (out of memory, write error). */
 int tc_json_write(const cJSON *item, FILE *out);
 
-/* Reads and parses path. On failure returns NULL and writes "PATH: reason" or
-   "PATH:LINE:COL: JSON syntax error" into err. *text_out (if not NULL) receives the file's
-   text (caller frees) for locating keys later. */
-cJSON *tc_json_read_file(const char *path, char **text_out, char *err, size_t err_len);
 
-/* 1-based line and column of byte offset `off` in text. */
-void tc_json_line_col(const char *text, size_t off, unsigned *line, unsigned *col);
 
 #endif /* TC_JSON_UTIL_H */

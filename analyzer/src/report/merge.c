@@ -15,7 +15,8 @@
 #include "report/json_util.h"
 #include "report/output.h"
 #include "report/sarif_limits.h"
-#include "util/bytes.h"
+#include "base/bytes.h"
+#include "base/file.h"
 
 /* One merged result and its sort key, read once (comparing through cJSON lookups at every
    step of the sort made large merges slow). */

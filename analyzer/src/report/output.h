@@ -1,5 +1,6 @@
 /* analyzer/src/report/output.h — what the driver (main.c / driver.c) asks of the report layer:
- * suppressions, baselines, configuration files, writing a report in a format, merging shards.
+ * suppressions, baselines, rule settings, writing a report in a format, merging shards (the
+ * configuration file is the driver's: driver/config.h).
  * Implemented under analyzer/src/report/; the writers only format, they never analyze. */
 #ifndef TC_OUTPUT_H
 #define TC_OUTPUT_H
@@ -27,15 +28,6 @@ void tc_apply_suppressions(tc_report *r);
 int tc_apply_baseline(tc_report *r, const char *baseline_path, const tc_options *o, char *err,
                       size_t err_len);
 
-/* Finds the configuration file (o->config, or .tagcheck.json walking up from start_dir) and
-   merges it into o (command-line values win). Returns 0 (also when there is none), or -1 with
-   "FILE:LINE:COL: what is wrong" in err (exit status 2). */
-int tc_config_load(tc_options *o, const char *start_dir, char *err, size_t err_len);
-
-/* .tagcheck.json in start_dir (absolute or relative) or the nearest directory above it, as a
-   normalized absolute path (the caller frees it); NULL when there is none. */
-char *tc_config_find(const char *start_dir);
-
 /* Applies enabled/disabled rules and severity overrides from o to r, and drops findings in
    files under o->exclude. */
 void tc_apply_rule_settings(tc_report *r, const tc_options *o);
@@ -51,11 +43,6 @@ void tc_apply_rule_settings_by_file(tc_report *r, const tc_options *o, tc_option
 /* 1 when path (absolute or relative to the current directory) is under one of o->exclude's
    globs (the file itself or a directory above it matches): the driver skips such units. */
 int tc_path_excluded(const tc_options *o, const char *path);
-
-/* Frees what tc_config_load added to o (the severity, exclude and config_loaded fields; the
-   strings it appends to rules_files, enable/disable_rules and unavailable are heap copies the
-   owner of o frees with the rest). */
-void tc_options_free_config(tc_options *o);
 
 /* The exit status for r under o->fail_on: 0, 1 (findings), 3 (a unit failed; wins over 1). */
 int tc_report_exit_status(const tc_report *r, const tc_options *o);

@@ -6,7 +6,7 @@
 #define TC_REPORT_CODEC_H
 
 #include "report/diag.h"
-#include "util/bytes.h"
+#include "base/bytes.h"
 
 /* Appends r's diags (and, with failures set, its unit failures) to b. */
 void tc_report_encode(tc_bbuf *b, const tc_report *r, int failures);

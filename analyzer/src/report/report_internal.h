@@ -16,7 +16,5 @@ const tc_rule_meta *tc_report_find_rule(const tc_report *r, const char *id, size
 
 /* tc_report_filter is in diag.h. */
 
-/* "error" / "warning" / "note" -> level; -1 for anything else. */
-int tc_level_parse(const char *name, tc_level *out);
 
 #endif /* TC_REPORT_INTERNAL_H */

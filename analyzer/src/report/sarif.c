@@ -14,9 +14,10 @@
 #include "report/report_internal.h"
 #include "report/sarif_limits.h"
 #include "report/source.h"
-#include "report/strbuf.h"
-#include "report/uri.h"
+#include "base/strbuf.h"
+#include "base/uri.h"
 #include "report/writers.h"
+#include "base/path.h"
 
 typedef struct sarif_ctx {
   const tc_report *r;
@@ -43,10 +44,6 @@ static void put_escaped(tc_strbuf *b, const char *s) {
   }
 }
 
-static const char *base_name(const char *path) {
-  const char *slash = strrchr(path, '/');
-  return slash && slash[1] ? slash + 1 : path;
-}
 
 /* Cuts an over-long message at a character boundary and ends it with "…". */
 static void cap_message(tc_strbuf *b) {
@@ -314,7 +311,7 @@ static char *result_message(const tc_diag *d, size_t n_related) {
     tc_strbuf_puts(&b, i == 0 ? (b.len && b.data[b.len - 1] == '.' ? " Trace: " : ". Trace: ")
                               : ", ");
     tc_strbuf_putc(&b, '[');
-    put_escaped(&b, base_name(n->loc.file));
+    put_escaped(&b, tc_path_base_name(n->loc.file));
     tc_strbuf_printf(&b, ":%u](%zu)", n->loc.line, i + 1);
   }
   if (links) tc_strbuf_putc(&b, '.');
@@ -602,7 +599,7 @@ int tc_write_sarif(const tc_report *r, const tc_options *o, FILE *out) {
   tc_source_cache_init(&c.sources);
   int rc = -1;
   cJSON *log = NULL;
-  c.root_dir = tc_root_dir(o);
+  c.root_dir = tc_path_root_dir(o ? o->root : NULL);
   c.fingerprints = calloc(r->n_diags ? r->n_diags : 1, sizeof *c.fingerprints);
   if (!c.fingerprints || collect_rules(&c) != 0) goto done;
   if (tc_fingerprints(r, c.root_dir ? c.root_dir : "/", &c.sources, c.fingerprints) != 0)

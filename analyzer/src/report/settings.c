@@ -5,10 +5,11 @@
 #include <string.h>
 
 #include "report/fingerprint.h"
-#include "report/glob.h"
+#include "base/glob.h"
 #include "report/output.h"
 #include "report/report_internal.h"
-#include "report/uri.h"
+#include "base/uri.h"
+#include "base/path.h"
 
 static int listed(char *const *list, size_t n, const char *id) {
   for (size_t i = 0; i < n; i++)

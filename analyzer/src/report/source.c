@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/file.h"
+
 /* Source files larger than this are not shown (no carets, no snippets); suppression comments
    and fingerprints then see empty lines. */
 #define TC_SOURCE_MAX_BYTES ((size_t)256 << 20)
@@ -22,30 +24,6 @@ void tc_source_cache_free(tc_source_cache *c) {
   memset(c, 0, sizeof *c);
 }
 
-static char *read_file(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  char *data = NULL;
-  struct stat st;
-  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ||
-      (unsigned long long)st.st_size > TC_SOURCE_MAX_BYTES)
-    goto done;
-  size_t cap = (size_t)st.st_size + 1, n = 0;
-  data = malloc(cap);
-  if (!data) goto done;
-  size_t got;
-  while ((got = fread(data + n, 1, cap - 1 - n, f)) > 0) n += got;
-  if (ferror(f)) {
-    free(data);
-    data = NULL;
-    goto done;
-  }
-  data[n] = '\0';
-  *size = n;
-done:
-  fclose(f);
-  return data;
-}
 
 static void index_lines(tc_source_file *sf) {
   size_t n = 1;
@@ -82,7 +60,7 @@ static tc_source_file *lookup(tc_source_cache *c, const char *path) {
   memset(sf, 0, sizeof *sf);
   sf->path = strdup(path);
   if (!sf->path) return NULL;
-  sf->data = read_file(path, &sf->size);
+  sf->data = tc_file_read(path, TC_SOURCE_MAX_BYTES, &sf->size);
   if (sf->data) index_lines(sf);
   c->last = c->n_files++;
   return sf;

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "report/utf8.h"
+#include "base/utf8.h"
 
 /* Code points that move the cursor, ring, erase, switch character sets or reorder text. */
 static int unsafe_code_point(unsigned long cp) {

@@ -1,6 +1,6 @@
 /* dt/bytes.h — byte-level helpers shared by the runtime and the analyzer (header-only, static
  * inline, like dt/fingerprint.h which builds on it): FNV-1a over bytes, 64-bit. The analyzer's
- * util/bytes.c hashes with it (cache keys, string tables), the fingerprint scheme runs two
+ * base/bytes.c hashes with it (cache keys, string tables), the fingerprint scheme runs two
  * lanes of it. */
 #ifndef DT_BYTES_H
 #define DT_BYTES_H

@@ -1,4 +1,4 @@
-/* analyzer/src/report/config.c — the configuration file (.tagcheck.json, found by walking up
+/* analyzer/src/driver/config.c — the configuration file (.tagcheck.json, found by walking up
  * from the analyzed files' directory, or --config FILE) merged into the options, command-line
  * values first. Keys (docs/ci.md): rules, enable, disable, severity, exclude, unavailable,
  * fail-on, root; "$schema" and "comment" are ignored; anything else is an error that names
@@ -8,11 +8,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "driver/config.h"
 #include "report/json_util.h"
 #include "report/output.h"
-#include "report/report_internal.h"
-#include "report/strbuf.h"
-#include "report/uri.h"
+#include "report/diag.h"
+#include "base/strbuf.h"
+#include "base/uri.h"
+#include "base/path.h"
 
 #define TC_CONFIG_NAME ".tagcheck.json"
 
@@ -27,16 +29,6 @@ typedef struct config_ctx {
 
 /* ---- locating keys for error messages (cJSON keeps no positions) ---- */
 
-static size_t find_key(const char *text, const char *key, size_t from) {
-  size_t klen = strlen(key);
-  for (const char *p = text + from; (p = strchr(p, '"')) != NULL; p++) {
-    if (strncmp(p + 1, key, klen) != 0 || p[1 + klen] != '"') continue;
-    const char *q = p + klen + 2;
-    while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n') q++;
-    if (*q == ':') return (size_t)(p - text);
-  }
-  return (size_t)-1;
-}
 
 /* Writes "FILE:LINE:COL: message" with the position of key (inside parent_key's value when
    given), or "FILE: message" when it cannot be found. */
@@ -44,10 +36,10 @@ static int fail_at(config_ctx *c, const char *parent_key, const char *key, const
                    const char *arg) {
   size_t from = 0;
   if (parent_key) {
-    size_t p = find_key(c->text, parent_key, 0);
+    size_t p = tc_json_key_offset(c->text, 0, parent_key);
     if (p != (size_t)-1) from = p + 1;
   }
-  size_t at = key ? find_key(c->text, key, from) : (size_t)-1;
+  size_t at = key ? tc_json_key_offset(c->text, from, key) : (size_t)-1;
   char msg[512];
   snprintf(msg, sizeof msg, fmt, arg ? arg : "");
   if (at != (size_t)-1) {
@@ -287,14 +279,6 @@ char *tc_config_find(const char *start_dir) {
   return found;
 }
 
-static char *dir_of(const char *path) {
-  char *norm = tc_normalize_path(path);
-  if (!norm) return NULL;
-  char *slash = strrchr(norm, '/');
-  if (slash == norm) slash[1] = '\0';
-  else if (slash) *slash = '\0';
-  return norm;
-}
 
 int tc_config_load(tc_options *o, const char *start_dir, char *err, size_t err_len) {
   if (err_len) err[0] = '\0';
@@ -305,7 +289,7 @@ int tc_config_load(tc_options *o, const char *start_dir, char *err, size_t err_l
     /* The analyzed files' directory first (the first FILE given), then start_dir (the -p
        directory or the current one). */
     if (o->n_files > 0 && o->files[0]) {
-      char *dir = dir_of(o->files[0]);
+      char *dir = tc_path_dir_of(o->files[0]);
       if (dir) path = tc_config_find(dir);
       free(dir);
     }
@@ -315,7 +299,7 @@ int tc_config_load(tc_options *o, const char *start_dir, char *err, size_t err_l
 
   int rc = -1;
   char *text = NULL;
-  config_ctx c = {o, path, dir_of(path), NULL, err, err_len};
+  config_ctx c = {o, path, tc_path_dir_of(path), NULL, err, err_len};
   cJSON *root = tc_json_read_file(path, &text, err, err_len);
   if (!root) goto done;
   c.text = text;

@@ -1,6 +1,5 @@
-/* analyzer/src/util/bytes.c — byte buffers, readers, hashing and atomic file replacement
- * (util/bytes.h). */
-#include "util/bytes.h"
+/* analyzer/src/base/file.c — whole files read and replaced atomically (base/file.h). */
+#include "base/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,100 +9,42 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void tc_bb_put(tc_bbuf *b, const void *data, size_t n) {
-  if (b->bad || n == 0) return;
-  if (n > SIZE_MAX / 4 - b->len) {
-    b->bad = 1;
-    return;
-  }
-  if (b->len + n > b->cap) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + n) cap *= 2;
-    unsigned char *np = realloc(b->p, cap);
-    if (!np) {
-      b->bad = 1;
-      return;
-    }
-    b->p = np;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->len, data, n);
-  b->len += n;
-}
+#include "base/bytes.h"
 
-void tc_bb_u64(tc_bbuf *b, uint64_t v) {
-  unsigned char x[8];
-  for (int i = 0; i < 8; i++) x[i] = (unsigned char)(v >> (8 * i));
-  tc_bb_put(b, x, 8);
-}
-
-void tc_bb_str(tc_bbuf *b, const char *s) {
-  size_t n = s ? strlen(s) : 0;
-  tc_bb_u64(b, n);
-  tc_bb_put(b, s ? s : "", n);
-}
-
-void tc_bb_free(tc_bbuf *b) {
-  free(b->p);
-  memset(b, 0, sizeof *b);
-}
-
-uint64_t tc_rd_u64(tc_rd *r) {
-  if (r->bad || r->len - r->pos < 8) {
-    r->bad = 1;
-    return 0;
-  }
-  uint64_t v = 0;
-  for (int i = 0; i < 8; i++) v |= (uint64_t)r->p[r->pos + i] << (8 * i);
-  r->pos += 8;
-  return v;
-}
-
-const char *tc_rd_bytes(tc_rd *r, uint64_t n) {
-  if (r->bad || n > r->len - r->pos) {
-    r->bad = 1;
-    return NULL;
-  }
-  const char *s = (const char *)r->p + r->pos;
-  r->pos += (size_t)n;
-  return s;
-}
-
-char *tc_rd_strdup(tc_rd *r) {
-  uint64_t n = tc_rd_u64(r);
-  const char *s = tc_rd_bytes(r, n);
-  if (!s) return NULL;
-  char *c = malloc((size_t)n + 1);
-  if (!c) {
-    r->bad = 1;
-    return NULL;
-  }
-  memcpy(c, s, (size_t)n);
-  c[n] = '\0';
-  return c;
-}
-
-uint64_t tc_fnv64(uint64_t h, const void *data, size_t n) { return dt_fnv1a64(h, data, n); }
-
-uint64_t tc_fnv64_str(const char *s) { return tc_fnv64(TC_FNV_INIT, s, strlen(s)); }
-
-int tc_read_file(const char *path, unsigned char **data, size_t *len) {
+char *tc_file_read(const char *path, size_t max_bytes, size_t *len) {
   FILE *f = fopen(path, "rb");
-  if (!f) return -1;
+  if (!f) return NULL;
+  struct stat st;
+  int e = 0;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+    e = EISDIR;
+  else if (max_bytes && (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ||
+                         (unsigned long long)st.st_size > max_bytes))
+    e = EFBIG;
   tc_bbuf b = {0};
   unsigned char tmp[65536];
   size_t got;
-  while ((got = fread(tmp, 1, sizeof tmp, f)) > 0) tc_bb_put(&b, tmp, got);
-  int err = ferror(f);
-  fclose(f);
-  if (err || b.bad) {
-    tc_bb_free(&b);
-    return -1;
+  while (!e && (got = fread(tmp, 1, sizeof tmp, f)) > 0) {
+    tc_bb_put(&b, tmp, got);
+    if (max_bytes && b.len > max_bytes) e = EFBIG;
   }
-  if (!b.p) b.p = malloc(1); /* an empty file is a valid, empty buffer */
-  if (!b.p) return -1;
-  *data = b.p;
-  *len = b.len;
+  if (!e && ferror(f)) e = errno ? errno : EIO;
+  fclose(f);
+  if (!e) tc_bb_put(&b, "", 1); /* the NUL after the contents */
+  if (!e && b.bad) e = ENOMEM;
+  if (e) {
+    tc_bb_free(&b);
+    errno = e;
+    return NULL;
+  }
+  *len = b.len - 1;
+  return (char *)b.p;
+}
+
+int tc_read_file(const char *path, unsigned char **data, size_t *len) {
+  char *text = tc_file_read(path, 0, len);
+  if (!text) return -1;
+  *data = (unsigned char *)text;
   return 0;
 }
 

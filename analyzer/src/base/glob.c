@@ -1,8 +1,8 @@
-/* analyzer/src/report/glob.c — the path glob matcher of glob.h. The pattern is run as a
+/* analyzer/src/base/glob.c — the path glob matcher of glob.h. The pattern is run as a
  * nondeterministic automaton over the path, one byte at a time, with the set of pattern
  * positions still alive: time is bounded by pattern length × path length whatever the stars
  * ("*a*a*a*a*b" against a long run of "a" was exponential with backtracking). */
-#include "report/glob.h"
+#include "base/glob.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* analyzer/src/report/utf8.h — making arbitrary bytes (file names, source text, messages)
+/* analyzer/src/base/utf8.h — making arbitrary bytes (file names, source text, messages)
  * safe for JSON and SARIF, which must be valid UTF-8. */
 #ifndef TC_UTF8_H
 #define TC_UTF8_H

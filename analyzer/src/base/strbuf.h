@@ -1,4 +1,4 @@
-/* analyzer/src/report/strbuf.h — a growable string for building messages, URIs and keys in
+/* analyzer/src/base/strbuf.h — a growable string for building messages, URIs and keys in
  * the report layer. An allocation failure sets `failed` and later appends do nothing, so
  * callers check once at the end. */
 #ifndef TC_STRBUF_H

@@ -1,4 +1,4 @@
-/* analyzer/src/report/glob.h — path globs for the configuration's "exclude" list: a star
+/* analyzer/src/base/glob.h — path globs for the configuration's "exclude" list: a star
  * and "?" match within one path segment, "[abc]" / "[!a-z]" are classes, and a double star
  * matches across segments (see docs/ci.md for examples). */
 #ifndef TC_GLOB_H

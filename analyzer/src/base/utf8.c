@@ -1,7 +1,7 @@
-/* analyzer/src/report/utf8.c — UTF-8 validation and repair for the JSON/SARIF writers. */
-#include "report/utf8.h"
+/* analyzer/src/base/utf8.c — UTF-8 validation and repair for the JSON/SARIF writers. */
+#include "base/utf8.h"
 
-#include "report/strbuf.h"
+#include "base/strbuf.h"
 
 size_t tc_utf8_seq_len(const unsigned char *s, size_t n) {
   if (n == 0) return 0;

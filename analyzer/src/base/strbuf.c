@@ -1,5 +1,5 @@
-/* analyzer/src/report/strbuf.c — the growable string of strbuf.h. */
-#include "report/strbuf.h"
+/* analyzer/src/base/strbuf.c — the growable string of strbuf.h. */
+#include "base/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,8 +1,7 @@
-/* analyzer/src/util/bytes.h — the floor under every binary format of the analyzer (the cache's
+/* analyzer/src/base/bytes.h — the floor under every binary format of the analyzer (the cache's
  * entries, the unit workers' messages, encoded reports): a growable byte buffer with
  * little-endian integers and length-prefixed strings, a bounds-checked reader over one, FNV-1a
- * hashing (which detects every single-byte change of what it hashes), whole-file reads and
- * writes that replace a file atomically (temporary file in the same folder, then rename()). */
+ * hashing (which detects every single-byte change of what it hashes). Whole files: base/file.h. */
 #ifndef TC_BYTES_H
 #define TC_BYTES_H
 
@@ -39,16 +38,5 @@ uint64_t tc_fnv64(uint64_t h, const void *data, size_t n);
 /* FNV-1a of a NUL-terminated string's bytes (the NUL excluded), from TC_FNV_INIT: the key hash
    of the analyzer's string tables. */
 uint64_t tc_fnv64_str(const char *s);
-
-/* Reads the whole file. Returns 0, or -1 (missing, unreadable, out of memory). */
-int tc_read_file(const char *path, unsigned char **data, size_t *len);
-/* Replaces path with data: writes a temporary file next to it, flushes it, renames it over
-   path. A path that exists keeps its permission bits and, where the process may, its owner and
-   group. On any failure the temporary file is removed and path is left as it was. Returns 0,
-   or -1 with errno set. */
-int tc_write_file_atomically(const char *path, const void *data, size_t len);
-/* The temporary name tc_write_file_atomically uses for path ("DIR/.NAME.tagcheck-PID-N.tmp"),
-   malloc'd; seq distinguishes concurrent writers of one process. */
-char *tc_temp_name_for(const char *path, unsigned long seq);
 
 #endif /* TC_BYTES_H */

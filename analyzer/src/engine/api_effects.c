@@ -1,0 +1,366 @@
+/* analyzer/src/engine/api_effects.c — what an API call does to memory through its pointer
+ * arguments, from its description in the rules (rules.def's TC_EFFECT rows, one
+ * effect_<name> each): copies, fills, writes, and the placements of tensors (a context's bound
+ * to a buffer, one tensor placed, a graph recording where its nodes live and which tensors it
+ * holds, a graph's tensors bound to a buffer). */
+#include <string.h>
+
+#include "engine/api_call.h"
+
+static void mark_graph_nodes(call_ctx *c, uint32_t obj, const prov *t);
+static void mark_graph_unknown(call_ctx *c, uint32_t obj);
+
+static void havoc_arg(call_ctx *c, int argi) {
+  const tc_opnd *o = api_arg_of(c, argi);
+  if (!o) return;
+  aval v = mem_eval(c->f, c->s, o, NULL);
+  ptset pts;
+  av_targets(c->f->e, &v, &pts);
+  for (uint32_t i = 0; i < pts.n; i++) mem_havoc_reachable(c->f->e, c->s, pts.loc[i]);
+}
+
+/* v (a tensor, maybe one of a tag set) with every member that has no memory yet moved to
+   device dev (its fields; unknown ones make the placement unknown); members in memory stay. */
+static aval place_unallocated(tc_eng *e, const aval *v, const tc_tag *dev) {
+  tagset s;
+  tagset_of_tensor(e, v, &s);
+  aval nv = *v;
+  for (uint32_t m = 0; m < s.n; m++) {
+    const tc_backend_def *b = api_backend_def(e, s.tag[m].backend);
+    if (b && !b->no_memory) continue;
+    s.tag[m].backend = dev->backend;
+    s.tag[m].ordinal = dev->ordinal;
+    s.tag[m].autodiff = dev->autodiff;
+  }
+  tagset t;
+  memset(&t, 0, sizeof t);
+  int fits = 1;
+  for (uint32_t m = 0; m < s.n && fits; m++) fits = !tagset_add(&t, &s.tag[m]);
+  nv.tag = tagset_view(&s);
+  nv.i = fits ? tagset_intern(e, &t) : 0;
+  return nv;
+}
+
+/* The tensors of a context that are in no memory yet take the device of ef->arg2's handle
+   (unknown without one): ggml_backend_alloc_ctx_tensors. The context is the object
+   ef->arg points to, or the context that object remembers (a graph's). Tensors made later
+   in the context stay where it places them. */
+static void effect_bind_context(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  uint32_t ctx = api_context_of_arg(c, ef->arg);
+  if (!ctx) return;
+  tc_tag dev = tc_tag_unknown();
+  uint32_t dev_set = 0; /* the handle is on one of several devices (ggml_backend_init_best) */
+  if (ef->arg2 >= 0) {
+    operand op;
+    api_read_tensor(c, ef->arg2, &op);
+    if (op.v.k == AV_TENSOR) {
+      dev = op.tag;
+      dev_set = op.ts;
+    }
+  }
+  uint32_t members = loc_find_child(e, ctx, LK_FIELD, e->f_members, 0);
+  for (uint32_t id = 1; id < e->n_locs; id++) {
+    const aval *v = st_get(&c->s->mem, id);
+    if (!v || v->k != AV_TENSOR || v->loc != ctx) continue;
+    if (id == members) { /* the joined tensors of the context: each member on its own */
+      aval nv = place_unallocated(e, v, &dev);
+      st_set(e, &c->s->mem, id, &nv);
+      continue;
+    }
+    const tc_backend_def *b = api_backend_def(e, v->tag.backend);
+    if (b && !b->no_memory) continue; /* already has memory */
+    aval nv = *v;
+    nv.tag.backend = dev.backend;
+    nv.tag.ordinal = dev.ordinal;
+    nv.tag.autodiff = dev.autodiff;
+    /* one placement now, whatever set of tags it had: the device's, each with its own kind */
+    nv.i = tagset_remap(e, dev_set, &dev, &nv.tag);
+    nv.prov = prov_new(e, PV_PLACED, v->prov, &c->in->loc, c->in->callee.name, 0, nv.tag);
+    st_set(e, &c->s->mem, id, &nv);
+  }
+}
+
+/* Object *ef->arg (a graph) records where tensor ef->arg2 lives, if it is the first tensor
+   in a buffer given to it; a graph's backend must then agree with it. */
+static void record_tensor(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  uint32_t obj = api_pointee_of(c, ef->arg);
+  if (!obj) return;
+  uint32_t rec = api_pseudo_field(e, obj, e->f_tag);
+  aval cur = mem_eff(e, c->s, rec);
+  /* the first one decides (a new object's pseudo-field reads as its zero fill) */
+  if (cur.k != AV_BOT && !(cur.k == AV_INT && cur.i == 0)) return;
+  operand op;
+  api_read_tensor(c, ef->arg2, &op);
+  const tc_backend_def *b = api_backend_def(e, op.tag.backend);
+  if (op.v.k == AV_TENSOR && b && b->no_buffer) return; /* says nothing about buffers */
+  aval v = op.v.k == AV_TENSOR && b ? op.v : av_top();
+  mem_write(e, c->s, rec, &v, 0);
+}
+
+/* A tensor given to a graph (ggml_build_forward_expand): the graph holds it and its operands,
+   and records where the first one in a buffer lives. */
+static void effect_record(call_ctx *c, const tc_effect *ef) {
+  uint32_t obj = api_pointee_of(c, ef->arg);
+  if (!obj) return;
+  operand op;
+  api_read_tensor(c, ef->arg2, &op);
+  if (op.v.k == AV_TENSOR) {
+    mark_graph_nodes(c, obj, api_handle_origin(op.v.prov));
+  } else if (!(op.v.k == AV_INT && op.v.i == 0)) { /* a tensor not known: any may be held */
+    mark_graph_unknown(c, obj);
+  }
+  record_tensor(c, ef);
+}
+
+/* The step that made a tensor handle what it is (an API call made or placed it), past the
+   steps that only moved it (stores, parameters, returns): two handles of one origin and one
+   context are one tensor. */
+const prov *api_handle_origin(const prov *p) {
+  while (p && p->prev && (p->kind == PV_ASSIGN || p->kind == PV_PARAM || p->kind == PV_RETURN))
+    p = p->prev;
+  return p;
+}
+
+/* What graph object obj holds is no longer known (only that what it was seen to hold it
+   still holds). */
+static void mark_graph_unknown(call_ctx *c, uint32_t obj) {
+  tc_eng *e = c->f->e;
+  uint32_t nodes = api_pseudo_field(e, obj, e->f_nodes);
+  aval top = av_top();
+  for (uint32_t k = nodes ? e->locs[nodes].first_child : 0; k; k = e->locs[k].next_sibling) {
+    aval v = mem_eff(e, c->s, k);
+    if (!(v.k == AV_INT && v.i == 1)) mem_write(e, c->s, k, &top, 0);
+  }
+  st_set(e, &c->s->mem, nodes, &top); /* the slots not written read as not known */
+}
+
+/* The slot of a tensor's origin in graphs' node sets (0: none yet; made when `make`). A slot
+   is the call that made the tensor, so the tensors one call makes on several paths, loop trips
+   or calling contexts share one: a graph holding one of them is taken to hold them all (what a
+   graph holds is over-approximated, never under). */
+static uint32_t node_slot(tc_eng *e, const prov *origin, int make) {
+  uint32_t id = 0;
+  uint64_t key = origin->loc ? (uint64_t)(uintptr_t)origin->loc : (uint64_t)(uintptr_t)origin;
+  if (map_get(&e->node_ids, key, &id) || !make) return id;
+  id = ++e->n_node_ids;
+  if (map_put(&e->node_ids, key, id)) e->oom = 1;
+  return id;
+}
+
+/* Graph object obj now holds the tensor of origin t and, transitively, its operands
+   (ggml_build_forward_expand visits src[]). */
+#define GRAPH_WALK_MAX 512
+static void mark_graph_nodes(call_ctx *c, uint32_t obj, const prov *t) {
+  tc_eng *e = c->f->e;
+  uint32_t nodes = api_pseudo_field(e, obj, e->f_nodes);
+  const prov *stack[GRAPH_WALK_MAX], *seen[GRAPH_WALK_MAX];
+  int n = 0, n_seen = 0, partial = 0;
+  aval one = av_make(AV_INT, 1);
+  if (t) stack[n++] = t;
+  while (n) {
+    const prov *p = stack[--n];
+    int again = 0;
+    for (int k = 0; k < n_seen && !again; k++) again = seen[k] == p;
+    if (again) continue;
+    if (n_seen == GRAPH_WALK_MAX) { /* too many to follow: any tensor may be held */
+      partial = 1;
+      break;
+    }
+    seen[n_seen++] = p;
+    partial |= p->operands_partial; /* some tensors it reaches are not known */
+    uint32_t slot = node_slot(e, p, 1);
+    uint32_t at = slot ? loc_child(e, nodes, LK_INDEX, 0, slot) : 0;
+    if (at) mem_write(e, c->s, at, &one, 0);
+    for (uint8_t k = 0; k < p->n_operands; k++) {
+      if (n == GRAPH_WALK_MAX) {
+        partial = 1;
+        break;
+      }
+      stack[n++] = p->operands[k];
+    }
+  }
+  if (partial) mark_graph_unknown(c, obj);
+}
+
+/* Whether the graph whose node set is at `nodes` holds tensor value v: 1, 0, or -1 not known
+   (a lookup's handle, a graph an unknown call was given, one summary of several graphs). */
+static int graph_holds(call_ctx *c, uint32_t nodes, const aval *v) {
+  tc_eng *e = c->f->e;
+  const prov *origin = api_handle_origin(v->prov);
+  if (!origin || origin->lookup) return -1;
+  uint32_t slot = node_slot(e, origin, 0);
+  uint32_t at = slot ? loc_find_child(e, nodes, LK_INDEX, 0, slot) : 0;
+  aval m = mem_eff(e, c->s, at ? at : nodes);
+  if (m.k != AV_INT) return -1;
+  return m.i == 1 && at ? 1 : m.i == 0 ? 0 : -1;
+}
+
+/* The tensors a graph holds that are in no memory yet take the device of ef->arg2's handle
+   (unknown without one): ggml_gallocr_alloc_graph and the scheduler allocate the graph's nodes
+   and leafs, not the rest of its context. A tensor it may or may not hold is placed somewhere
+   unknown. */
+static void effect_bind_graph(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  uint32_t graph = api_pointee_of(c, ef->arg);
+  uint32_t ctx = api_context_of_arg(c, ef->arg);
+  if (!graph || !ctx) return;
+  tc_tag dev = tc_tag_unknown(), nowhere = tc_tag_unknown();
+  uint32_t dev_set = 0;
+  if (ef->arg2 >= 0) {
+    operand op;
+    api_read_tensor(c, ef->arg2, &op);
+    if (op.v.k == AV_TENSOR) {
+      dev = op.tag;
+      dev_set = op.ts;
+    }
+  }
+  uint32_t nodes = api_pseudo_field(e, graph, e->f_nodes);
+  uint32_t members = loc_find_child(e, ctx, LK_FIELD, e->f_members, 0);
+  int every_one_held = 1;
+  for (uint32_t id = 1; id < e->n_locs; id++) {
+    const aval *v = st_get(&c->s->mem, id);
+    if (!v || v->k != AV_TENSOR || v->loc != ctx || id == members) continue;
+    const tc_backend_def *b = api_backend_def(e, v->tag.backend);
+    if (b && !b->no_memory) continue; /* already has memory */
+    int held = graph_holds(c, nodes, v);
+    if (held == 0) {
+      every_one_held = 0;
+      continue;
+    }
+    if (held < 0) every_one_held = 0;
+    aval nv = *v;
+    const tc_tag *to = held > 0 ? &dev : &nowhere;
+    nv.tag.backend = to->backend;
+    nv.tag.ordinal = to->ordinal;
+    nv.tag.autodiff = to->autodiff;
+    nv.i = held > 0 ? tagset_remap(e, dev_set, &dev, &nv.tag) : 0;
+    nv.prov = prov_new(e, PV_PLACED, v->prov, &c->in->loc, c->in->callee.name, 0, nv.tag);
+    st_set(e, &c->s->mem, id, &nv);
+  }
+  const aval *mv = members ? st_get(&c->s->mem, members) : NULL;
+  if (mv && mv->k == AV_TENSOR) { /* a lookup's view of the context: the graph's, if all */
+    aval nm = place_unallocated(e, mv, every_one_held ? &dev : &nowhere);
+    st_set(e, &c->s->mem, members, &nm);
+  }
+}
+
+/* Tensor ef->arg2 now lives on the device of handle ef->arg (unknown without one): one
+   tensor placed in a buffer (ggml_tallocr_alloc, ggml_backend_tensor_alloc). Every copy of
+   the handle (a struct field, a caller's local, a helper's parameter) moves with it. */
+static void effect_place(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  operand t;
+  api_read_tensor(c, ef->arg2, &t);
+  if (t.v.k != AV_TENSOR) return;
+  tc_tag dev = tc_tag_unknown();
+  const prov *src = NULL;
+  uint32_t dev_set = 0;
+  if (ef->arg >= 0) {
+    operand op;
+    api_read_tensor(c, ef->arg, &op);
+    if (op.v.k == AV_TENSOR) {
+      dev = op.tag;
+      src = op.prov;
+      dev_set = op.ts;
+    }
+  }
+  aval nv = t.v;
+  nv.tag.backend = dev.backend;
+  nv.tag.ordinal = dev.ordinal;
+  nv.tag.autodiff = dev.autodiff;
+  nv.i = tagset_remap(e, dev_set, &dev, &nv.tag); /* one placement now: the device's */
+  nv.prov = prov_new(e, PV_PLACED, src ? src : t.v.prov, &c->in->loc, c->in->callee.name, 0,
+                     nv.tag);
+  const prov *was = api_handle_origin(t.v.prov);
+  /* the context's joined tensors: the one placed may be any that has no memory yet */
+  tc_tag nowhere = tc_tag_unknown();
+  uint32_t members = t.v.loc ? loc_find_child(e, t.v.loc, LK_FIELD, e->f_members, 0) : 0;
+  const aval *mv = members ? st_get(&c->s->mem, members) : NULL;
+  if (mv && mv->k == AV_TENSOR) {
+    aval nm = place_unallocated(e, mv, &nowhere);
+    st_set(e, &c->s->mem, members, &nm);
+  }
+  if (was && was->lookup) {
+    /* a handle from a lookup (ggml_get_first_tensor): any tensor of its context that has no
+       memory yet may be the one placed, so where each is is no longer known */
+    for (uint32_t id = 1; id < e->n_locs; id++) {
+      const aval *v = st_get(&c->s->mem, id);
+      if (!v || v->k != AV_TENSOR || v->loc != t.v.loc || id == members) continue;
+      aval uv = place_unallocated(e, v, &nowhere);
+      st_set(e, &c->s->mem, id, &uv);
+    }
+  } else if (was) {
+    for (uint32_t id = 1; id < e->n_locs; id++) {
+      const aval *v = st_get(&c->s->mem, id);
+      if (v && v->k == AV_TENSOR && v->loc == t.v.loc && api_handle_origin(v->prov) == was)
+        st_set(e, &c->s->mem, id, &nv);
+    }
+  }
+  const tc_opnd *o = api_arg_of(c, ef->arg2);
+  targets tg;
+  if (o && o->kind == TC_OPND_PATH && mem_resolve(c->f, c->s, &o->path, &tg))
+    mem_write_targets(e, c->s, &tg, &nv);
+}
+
+/* A memory function wrote element `elem` of an array and maybe more (the byte count is not
+   known in elements): the elements after it, and the array's summary, are forgotten. */
+static void forget_following_elements(call_ctx *c, uint32_t elem) {
+  tc_eng *e = c->f->e;
+  uint32_t array = e->locs[elem].parent;
+  aval top = av_top();
+  for (uint32_t k = e->locs[array].first_child; k; k = e->locs[k].next_sibling)
+    if ((e->locs[k].kind == LK_INDEX && e->locs[k].b > e->locs[elem].b) ||
+        e->locs[k].kind == LK_ANY)
+      mem_write(e, c->s, k, &top, 0);
+}
+
+/* *ef->arg := *ef->arg2 (memcpy): a copy of what is known of the source object, else the
+   destination forgotten. */
+static void effect_copy(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  int to_elem, from_elem;
+  uint32_t to = api_memory_target(c, ef->arg, &to_elem);
+  uint32_t from = api_memory_target(c, ef->arg2, &from_elem);
+  if (to && from && to_elem == from_elem) {
+    mem_copy_subtree(e, c->s, to, from, 0, NULL);
+    if (to_elem) forget_following_elements(c, to);
+  } else {
+    havoc_arg(c, ef->arg);
+  }
+}
+
+/* every byte of *ef->arg := ef->arg2 (memset): zeros when the value is 0, else forgotten */
+static void effect_fill(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  int to_elem;
+  uint32_t to = api_memory_target(c, ef->arg, &to_elem);
+  const tc_opnd *vo = api_arg_of(c, ef->arg2);
+  aval v = vo ? mem_eval(c->f, c->s, vo, NULL) : av_top();
+  if (to && v.k == AV_INT && v.i == 0) {
+    aval z = av_make(AV_INT, 0);
+    mem_write(e, c->s, to, &z, 0);
+    if (to_elem) forget_following_elements(c, to);
+  } else {
+    havoc_arg(c, ef->arg);
+  }
+}
+
+/* *ef->arg and what it reaches become unknown */
+static void effect_writes(call_ctx *c, const tc_effect *ef) { havoc_arg(c, ef->arg); }
+
+/* Applies the call's effects in order: effect_<name> above (rules.def). */
+void api_apply_effects(call_ctx *c) {
+  for (size_t i = 0; i < c->fn->n_effects; i++) {
+    const tc_effect *ef = &c->fn->effects[i];
+    switch (ef->kind) {
+#define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2) \
+  case TC_EFFECT_##E:                                                      \
+    effect_##name(c, ef);                                                  \
+    break;
+#include "rules/rules.def"
+#undef TC_EFFECT
+    }
+  }
+}
