@@ -72,11 +72,13 @@ static void apply_choice(call_ctx *c, operand *op) {
 #define PF_PLACEMENT "$placement"
 #define PF_TAG "$tag"
 #define PF_CONTEXT "$context"
+#define PF_ELEMENTS "$elements" /* a container's elements, as an array of unknown length */
 
 void api_prepare(tc_eng *e) {
   e->f_placement = field_id_of_name(e, PF_PLACEMENT);
   e->f_tag = field_id_of_name(e, PF_TAG);
   e->f_context = field_id_of_name(e, PF_CONTEXT);
+  e->f_elements = field_id_of_name(e, PF_ELEMENTS);
   e->f_data = e->rules->data_field ? field_id_of_name(e, e->rules->data_field) : 0;
   e->f_buffer = e->rules->buffer_field ? field_id_of_name(e, e->rules->buffer_field) : 0;
   e->f_view_src = e->rules->view_src_field ? field_id_of_name(e, e->rules->view_src_field) : 0;
@@ -773,6 +775,81 @@ static uint32_t memory_target(call_ctx *c, int argi, int *elem) {
   return loc_child(c->f->e, v.loc, LK_INDEX, 0, v.i);
 }
 
+static void havoc_arg(call_ctx *c, int argi) {
+  const tc_opnd *o = arg_of(c, argi);
+  if (!o) return;
+  aval v = mem_eval(c->f, c->s, o, NULL);
+  ptset pts;
+  av_targets(c->f->e, &v, &pts);
+  for (uint32_t i = 0; i < pts.n; i++) mem_havoc_reachable(c->f->e, c->s, pts.loc[i]);
+}
+
+/* The elements of the container object obj (rules: "element_of_arg", "store"): a pseudo-field
+   holding them as an array whose elements are one summary (so every write joins, every read
+   sees them all), or the field `field` of that summary ("" none). 0 without obj. */
+static uint32_t container_elements(tc_eng *e, uint32_t obj, const char *field) {
+  uint32_t any = loc_child(e, pseudo_field(e, obj, e->f_elements), LK_ANY, 0, 0);
+  return field[0] && any ? loc_child(e, any, LK_FIELD, field_id_of_name(e, field), 0) : any;
+}
+
+/* Whether what loc holds (and what its pointers lead to, `depth` levels deep) stands for
+   several things: one of several tags, one of several objects. */
+static int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int depth) {
+  const aval *v = st_get(&s->mem, loc);
+  if (v && v->k == AV_TENSOR && tagset_get(e, (uint32_t)v->i)) return 1;
+  if (v && v->k == AV_ADDRSET) return 1;
+  if (v && v->k == AV_ADDR && depth > 0 && v->loc != loc &&
+      holds_alternatives(e, s, v->loc, depth - 1))
+    return 1;
+  for (uint32_t k = e->locs[loc].first_child; k; k = e->locs[k].next_sibling)
+    if (holds_alternatives(e, s, k, depth)) return 1;
+  return 0;
+}
+
+/* The address of what element_of_arg names: a pointer into the elements (indexing it reaches
+   them all), or the address of their field. A lookup by key picks one element, which one is
+   not known: when they differ, an unknown one (never a guess among them). */
+static aval element_address(call_ctx *c, const tc_result_spec *r) {
+  tc_eng *e = c->f->e;
+  int elem;
+  uint32_t obj = memory_target(c, r->arg, &elem);
+  if (!obj) return av_top();
+  aval a = av_make(AV_ADDR, IDX_NONE);
+  uint32_t whole = container_elements(e, obj, r->elem_field);
+  if (r->elem_lookup && whole && holds_alternatives(e, c->s, whole, 3)) return av_top();
+  if (r->elem_field[0]) {
+    a.loc = whole;
+  } else {
+    a.loc = pseudo_field(e, obj, e->f_elements);
+    a.i = IDX_ANY;
+  }
+  return a.loc ? a : av_top();
+}
+
+/* The object ef->arg2 points to joins the elements of the container ef->arg points to (what
+   is not known makes them unknown). */
+static void store_element(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  int elem, from_elem;
+  uint32_t obj = memory_target(c, ef->arg, &elem);
+  uint32_t dst = obj ? container_elements(e, obj, ef->field) : 0;
+  if (!dst) {
+    havoc_arg(c, ef->arg);
+    return;
+  }
+  /* the value is the call's last argument, or the element is made from several (an emplace
+     constructing it): unknown */
+  int last = (uint32_t)(ef->arg2 + c->fn->leading_args) + 1 == c->in->n_args;
+  uint32_t src = last ? memory_target(c, ef->arg2, &from_elem) : 0;
+  if (src) {
+    mem_copy_subtree(e, c->s, dst, src, 1, NULL);
+  } else {
+    aval top = av_top();
+    mem_write(e, c->s, dst, &top, 1);
+  }
+}
+
+
 
 static aval field_value(tc_eng *e, int32_t f, int which, const prov *pv) {
   aval v;
@@ -1109,6 +1186,19 @@ static void apply_result(call_ctx *c) {
       write_value(c, &v);
       return;
     }
+    case TC_RES_ELEMENT_OF: {
+      aval v = element_address(c, r);
+      write_value(c, &v);
+      return;
+    }
+    case TC_RES_VALUE_AT: {
+      int elem;
+      uint32_t obj = memory_target(c, r->arg, &elem);
+      aval v = obj ? mem_eff(e, c->s, obj) : av_top();
+      v.drel = DR_NONE;
+      write_value(c, &v);
+      return;
+    }
     case TC_RES_RECORDS: {
       /* the struct the result is stored in records the handle (ggml_tallocr_new(buffer)) */
       read_tensor(c, r->arg, &op1);
@@ -1131,14 +1221,6 @@ static void apply_result(call_ctx *c) {
   }
 }
 
-static void havoc_arg(call_ctx *c, int argi) {
-  const tc_opnd *o = arg_of(c, argi);
-  if (!o) return;
-  aval v = mem_eval(c->f, c->s, o, NULL);
-  ptset pts;
-  av_targets(c->f->e, &v, &pts);
-  for (uint32_t i = 0; i < pts.n; i++) mem_havoc_reachable(c->f->e, c->s, pts.loc[i]);
-}
 
 /* The tensors of a context that are in no memory yet take the device of ef->arg2's handle
    (unknown without one): ggml_backend_alloc_ctx_tensors. The context is the object
@@ -1294,6 +1376,9 @@ static void apply_effects(call_ctx *c) {
         break;
       case TC_EFFECT_PLACE:
         place_tensor(c, ef);
+        break;
+      case TC_EFFECT_STORE:
+        store_element(c, ef);
         break;
     }
   }

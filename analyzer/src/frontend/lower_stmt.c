@@ -55,6 +55,7 @@ static void local_decl(lw_fn *fn, CXCursor d) {
     e->value = TC_ROOT_LOCAL;
     e->sym = id;
   }
+  if (lw_is_decomposition(d)) lw_bind_names(fn, d, id);
   CXCursor init = clang_Cursor_getVarDeclInitializer(d);
   if (clang_Cursor_isNull(init)) return;
   lw_place p;
@@ -71,7 +72,7 @@ static void decl_stmt(lw_fn *fn, CXCursor s) {
   lw_children(s, &ch);
   for (uint32_t i = 0; i < ch.n; i++) {
     enum CXCursorKind k = clang_getCursorKind(ch.v[i]);
-    if (k == CXCursor_VarDecl) local_decl(fn, ch.v[i]);
+    if (k == CXCursor_VarDecl || lw_is_decomposition(ch.v[i])) local_decl(fn, ch.v[i]);
     else if (k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl)
       lw_lower_decls(fn->u, ch.v[i]); /* a local class's member functions */
   }
@@ -386,8 +387,9 @@ static void children_as_statements(lw_fn *fn, CXCursor s) {
 
 /* for (decl : range) body — over an array (or a std::array) of known size, an index loop (a hidden counter k
    from 0 to the size; decl is element k, or its address for a reference), so the engine
-   follows each iteration as in C; over anything else (a container) the loop runs any number
-   of times and decl is unknown. */
+   follows each iteration as in C; over anything else the loop runs any number of times, decl
+   being what the range's begin() gives for a standard-library container (rules/cxx.json:
+   any of its elements) and unknown otherwise. */
 static void range_for(lw_fn *fn, CXCursor s) {
   lw_cursors ch;
   lw_cursors_init(&ch);
@@ -399,7 +401,8 @@ static void range_for(lw_fn *fn, CXCursor s) {
   }
   CXCursor body = ch.v[ch.n - 1], range = ch.v[ch.n - 2], var = clang_getNullCursor();
   for (uint32_t i = 0; i + 2 < ch.n; i++) {
-    if (clang_getCursorKind(ch.v[i]) == CXCursor_VarDecl) var = ch.v[i];
+    if (clang_getCursorKind(ch.v[i]) == CXCursor_VarDecl || lw_is_decomposition(ch.v[i]))
+      var = ch.v[i];
     else lw_stmt(fn, ch.v[i]); /* C++20's init-statement */
   }
   lw_cursors_free(&ch);
@@ -418,6 +421,8 @@ static void range_for(lw_fn *fn, CXCursor s) {
                                                                     .field = elems});
   }
   int by_index = have_range && (lw_type_is_array(rt) || size >= 0);
+  tc_path it; /* a standard container: the iterator's element, per rules/cxx.json */
+  int by_iterator = have_range && !by_index && lw_std_range_begin(fn, &rp, loc, &it);
   tc_type int_ty = {0};
   int_ty.cls = TC_TY_INT;
   int_ty.name = tc_intern(u->prog, "long");
@@ -453,6 +458,7 @@ static void range_for(lw_fn *fn, CXCursor s) {
       e->value = TC_ROOT_LOCAL;
       e->sym = id;
     }
+    if (lw_is_decomposition(var)) lw_bind_names(fn, var, id);
     tc_path vp = lw_path_root(TC_ROOT_LOCAL, id);
     vp.spelling = fn->locals[id].name;
     CXType vt = clang_getCursorType(var);
@@ -464,6 +470,11 @@ static void range_for(lw_fn *fn, CXCursor s) {
       }
       tc_path ep = lw_path_extend(fn, &rp.path, ix);
       tc_opnd v = lw_opnd_path(&ep, lw_type(u, et));
+      if (lw_type_is_reference(vt)) v.kind = TC_OPND_ADDR;
+      lw_assign(fn, &vp, vt, v, loc);
+    } else if (by_iterator) {
+      tc_path ep = lw_path_extend(fn, &it, (tc_elem){.kind = TC_ELEM_DEREF});
+      tc_opnd v = lw_opnd_path(&ep, lw_type(u, clang_getNonReferenceType(vt)));
       if (lw_type_is_reference(vt)) v.kind = TC_OPND_ADDR;
       lw_assign(fn, &vp, vt, v, loc);
     } else {

@@ -960,13 +960,46 @@ static int parse_new_object(loader *L, const cJSON *c, size_t at, int n_params,
   return 0;
 }
 
+/* A field name for an element result or a store effect: into out (a TC_RULES_FIELD_MAX
+   buffer); absent leaves it empty. */
+static int get_field_name(loader *L, const cJSON *obj, size_t at, const char *what, char *out) {
+  out[0] = 0;
+  if (!cJSON_GetObjectItemCaseSensitive(obj, "field")) return 0;
+  const char *f = get_string(L, obj, "field", at, 1, what);
+  if (!f) return -1;
+  if (strlen(f) >= TC_RULES_FIELD_MAX) {
+    fail_at(L, find_key(L->text, at, "field"), "field name \"%s\" is too long", f);
+    return -1;
+  }
+  memcpy(out, f, strlen(f) + 1);
+  return 0;
+}
+
+/* "element_of_arg": I, or {"arg": I, "field": F}: the address of the elements of the container
+   argument I points to, or of their field F (a map's mapped value, "second"). */
+static int parse_element_of(loader *L, const cJSON *res_obj, const cJSON *c, size_t at,
+                            int n_params, tc_result_spec *res) {
+  res->what = TC_RES_ELEMENT_OF;
+  if (cJSON_IsNumber(c))
+    return get_arg(L, res_obj, c->string, at, n_params, 1, &res->arg) < 0 ? -1 : 0;
+  static const char *const k[] = {"arg", "field", "lookup", NULL};
+  if (!cJSON_IsObject(c) || only_keys(L, c, at, "an \"element_of_arg\" result", k)) {
+    if (!cJSON_IsObject(c)) fail_at(L, at, "\"element_of_arg\" is an argument index or an object");
+    return -1;
+  }
+  if (get_arg(L, c, "arg", at, n_params, 1, &res->arg) < 0) return -1;
+  if (get_bool(L, c, "lookup", at, &res->elem_lookup) < 0) return -1;
+  return get_field_name(L, c, at, "an \"element_of_arg\" result", res->elem_field);
+}
+
 static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params,
                         tc_result_spec *res) {
   tc_rules_result_defaults(res);
   if (!cJSON_IsObject(res_obj) || !res_obj->child || res_obj->child->next) {
     fail_at(L, at, "\"result\" must be an object with exactly one of \"device\", \"tensor\", "
             "\"same_as_arg\", \"kind_of_arg\", \"devices_equal\", \"backend_available_arg\", "
-            "\"new_object\", \"data_of_tensor_arg\", \"is_host_arg\", \"records_arg\"");
+            "\"new_object\", \"data_of_tensor_arg\", \"is_host_arg\", \"records_arg\", "
+            "\"element_of_arg\", \"value_at_arg\"");
     return -1;
   }
   const cJSON *c = res_obj->child;
@@ -998,6 +1031,11 @@ static int parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params
     return 0;
   }
   if (strcmp(c->string, "new_object") == 0) return parse_new_object(L, c, cat, n_params, res);
+  if (strcmp(c->string, "element_of_arg") == 0) return parse_element_of(L, res_obj, c, cat, n_params, res);
+  if (strcmp(c->string, "value_at_arg") == 0) {
+    res->what = TC_RES_VALUE_AT;
+    return get_arg(L, res_obj, c->string, at, n_params, 1, &res->arg) < 0 ? -1 : 0;
+  }
   fail_at(L, cat, "unknown result \"%s\"", c->string);
   return -1;
 }
@@ -1067,7 +1105,7 @@ static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_
   memset(out, 0, sizeof *out);
   if (!cJSON_IsObject(ef) || !ef->child || ef->child->next || !cJSON_IsObject(ef->child)) {
     fail_at(L, at, "an effect is an object with one of \"copy\", \"fill\", \"writes\", "
-            "\"bind_context\", \"record\", \"place\"");
+            "\"bind_context\", \"record\", \"place\", \"store\"");
     return -1;
   }
   const cJSON *body = ef->child;
@@ -1115,8 +1153,17 @@ static int parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_
     if (get_arg(L, body, "tensor_arg", bat, n_params, 1, &out->arg2) < 0) return -1;
     return get_arg(L, body, "device_of_arg", bat, n_params, 0, &out->arg) < 0 ? -1 : 0;
   }
+  if (strcmp(body->string, "store") == 0) {
+    static const char *const k[] = {"arg", "value_arg", "field", NULL};
+    out->kind = TC_EFFECT_STORE;
+    if (only_keys(L, body, bat, "a \"store\" effect", k)) return -1;
+    if (get_arg(L, body, "arg", bat, n_params, 1, &out->arg) < 0) return -1;
+    if (get_arg(L, body, "value_arg", bat, n_params, 1, &out->arg2) < 0) return -1;
+    return get_field_name(L, body, bat, "a \"store\" effect", out->field);
+  }
   fail_at(L, bat,
-          "unknown effect \"%s\" (expected copy, fill, writes, bind_context, record or place)",
+          "unknown effect \"%s\" (expected copy, fill, writes, bind_context, record, place "
+          "or store)",
           body->string);
   return -1;
 }

@@ -92,9 +92,15 @@ typedef enum tc_result_kind {
   TC_RES_NEW_OBJECT,       /* a pointer to fresh memory (allocators); maybe a context object */
   TC_RES_DATA_OF,          /* the data pointer of a tensor arg (remembers where it lives) */
   TC_RES_IS_HOST,          /* 1 when a handle arg's memory is host memory, else 0 */
-  TC_RES_RECORDS           /* a struct value that records a handle arg (an allocator over a
+  TC_RES_RECORDS,          /* a struct value that records a handle arg (an allocator over a
                               buffer): a call given its address reads that handle */
+  TC_RES_ELEMENT_OF,       /* the address of the elements of the container arg points to (a
+                              summary of them all), or of their field elem_field */
+  TC_RES_VALUE_AT          /* what the object arg points to holds (an iterator's element) */
 } tc_result_kind;
+
+/* The longest field name an element result or a store effect may name. */
+#define TC_RULES_FIELD_MAX 32
 
 /* Where a result device comes from. */
 typedef enum tc_dev_src {
@@ -137,6 +143,9 @@ typedef struct tc_result_spec {
   char *placement_field;
   int placement_nonzero, placement_zero;
   int object_context_arg;
+  /* ELEMENT_OF: the field of each element it addresses ("" the elements themselves) */
+  char elem_field[TC_RULES_FIELD_MAX];
+  int elem_lookup; /* ELEMENT_OF: the one element a key picks (unknown when they differ) */
 } tc_result_spec;
 
 /* What a function does to memory through its pointer arguments. */
@@ -147,14 +156,17 @@ typedef enum tc_effect_kind {
   TC_EFFECT_BIND_CONTEXT, /* the tensors of a context (arg, or the context an object
                              remembers) not yet in a buffer move to arg2's device (-1: unknown) */
   TC_EFFECT_RECORD,   /* object *arg records tensor arg2's device (a graph and its nodes) */
-  TC_EFFECT_PLACE     /* tensor arg2 now lives on the device of handle arg (-1: unknown) */
+  TC_EFFECT_PLACE,    /* tensor arg2 now lives on the device of handle arg (-1: unknown) */
+  TC_EFFECT_STORE     /* the object arg2 points to joins the elements of container *arg (their
+                         field `field` when set): push_back, a map's emplace */
 } tc_effect_kind;
 
 typedef struct tc_effect {
   tc_effect_kind kind;
   int arg;  /* COPY: to; FILL, WRITES: the pointer; PLACE: the device's handle */
   int arg2; /* COPY: from; FILL: the value; BIND_CONTEXT: the device's handle; RECORD, PLACE:
-               the tensor */
+               the tensor; STORE: the value's address */
+  char field[TC_RULES_FIELD_MAX]; /* STORE: the field of the elements it writes, "" none */
 } tc_effect;
 
 typedef struct tc_api_fn {
