@@ -406,7 +406,8 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
     *result = construct(fn, e, ref, dst, mode);
     return 1;
   }
-  if (!is_member_kind(k) && !(k == CXCursor_FunctionDecl && params_or_result_are_references(ref)))
+  if (!is_member_kind(k) && !(k == CXCursor_FunctionDecl && (params_or_result_are_references(ref) ||
+                                                               callee_named(u, ref, "std::make_unique"))))
     return 0;
   int n_call = clang_Cursor_getNumArguments(e), n_par = clang_Cursor_getNumArguments(ref);
   if (k == CXCursor_FunctionDecl && n_call == 1 && is_identity_cast(u, lw_callee_name(u, ref))) {

@@ -151,7 +151,14 @@ typedef struct lw_block {
 
 typedef struct lw_jump {
   uint32_t break_blk, continue_blk;
+  uint32_t dying_depth; /* fn->n_dying where the loop or switch began */
 } lw_jump;
+
+/* A local object whose destructor runs where its scope ends (C++, lower_dtor.c). */
+typedef struct lw_dying {
+  uint32_t local;
+  CXType type;
+} lw_dying;
 
 typedef struct lw_case {
   int64_t value;
@@ -201,6 +208,8 @@ struct lw_fn {
   lw_cmap vars; /* local / parameter declarations → root kind (value) and id (sym) */
   lw_jump *jumps;
   uint32_t n_jumps, cap_jumps;
+  lw_dying *dying; /* the locals with destructors in the scopes open here, oldest first */
+  uint32_t n_dying, cap_dying;
   lw_switch *switches;
   uint32_t n_switches, cap_switches;
   lw_label *labels;
@@ -310,6 +319,11 @@ void lw_field_defaults(lw_fn *fn, const lw_place *obj, const tc_sym *except, uin
 /* The name a call of callee carries (qualified for the standard library's members). */
 tc_sym lw_callee_name(lw_unit *u, CXCursor callee);
 int lw_std_range_begin(lw_fn *fn, const lw_place *range, tc_srcloc loc, tc_path *it);
+/* Destructors at scope exits (lower_dtor.c). */
+void lw_note_dying(lw_fn *fn, uint32_t local, CXType type);
+/* Calls the destructors of the locals above depth, newest first, but local `spared` (a
+   returned object; UINT32_MAX none). They stay registered. */
+void lw_run_dtors(lw_fn *fn, uint32_t depth, uint32_t spared, tc_srcloc loc);
 /* Remembers a specialization a call names, to be lowered once the walk is done. */
 void lw_note_callee(lw_unit *u, CXCursor callee);
 /* Stores, in the object at obj, the overrider of each virtual member of its class (bases

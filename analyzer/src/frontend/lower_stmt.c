@@ -17,6 +17,7 @@ static void push_jump(lw_fn *fn, uint32_t brk, uint32_t cont) {
   if (fn->n_jumps < fn->cap_jumps) {
     fn->jumps[fn->n_jumps].break_blk = brk;
     fn->jumps[fn->n_jumps].continue_blk = cont;
+    fn->jumps[fn->n_jumps].dying_depth = fn->n_dying;
   }
   fn->n_jumps++; /* out of memory: counted all the same, so that pops stay balanced (nothing
                     reads it: the lowering stops, lw_too_deep) */
@@ -57,13 +58,17 @@ static void local_decl(lw_fn *fn, CXCursor d) {
   }
   if (lw_is_decomposition(d)) lw_bind_names(fn, d, id);
   CXCursor init = clang_Cursor_getVarDeclInitializer(d);
-  if (clang_Cursor_isNull(init)) return;
+  if (clang_Cursor_isNull(init)) {
+    lw_note_dying(fn, id, clang_getCursorType(d));
+    return;
+  }
   lw_place p;
   p.path = lw_path_root(TC_ROOT_LOCAL, id);
   p.path.spelling = fn->locals[id].name;
   p.type = clang_getCursorType(d);
   if (lw_type_is_reference(p.type)) lw_bind_reference(fn, &p, init); /* auto &r = x: r = &x */
   else lw_init(fn, init, &p);
+  lw_note_dying(fn, id, p.type);
 }
 
 static void decl_stmt(lw_fn *fn, CXCursor s) {
@@ -353,6 +358,24 @@ static void case_stmt(lw_fn *fn, CXCursor s) {
     lw_stmt(fn, s);
 }
 
+/* Before a return, the destructors of every open scope's objects, the returned value taken
+   first: a local object returned by value is the result (its copy is elided, it does not
+   die); any other value read from a local is copied out before the destructors run. */
+static void returning_dies(lw_fn *fn, tc_opnd *v, tc_srcloc loc) {
+  uint32_t spared = UINT32_MAX;
+  if (v->kind == TC_OPND_PATH && v->path.root == TC_ROOT_LOCAL && v->path.n_elems == 0) {
+    spared = v->path.id;
+  } else if (v->kind == TC_OPND_PATH) {
+    tc_insn *in = lw_emit(fn, TC_I_ASSIGN, loc);
+    in->has_dst = 1;
+    in->dst = lw_temp(fn);
+    in->dst_type = v->type;
+    in->a = *v;
+    *v = lw_opnd_path(&in->dst, v->type);
+  }
+  lw_run_dtors(fn, 0, spared, loc);
+}
+
 static void return_stmt(lw_fn *fn, CXCursor s) {
   lw_cursors ch;
   lw_cursors_init(&ch);
@@ -361,6 +384,7 @@ static void return_stmt(lw_fn *fn, CXCursor s) {
   if (ch.n >= 1 && clang_isExpression(clang_getCursorKind(ch.v[ch.n - 1])))
     v = fn->ret_is_ref ? lw_addr_of(fn, ch.v[ch.n - 1]) : lw_expr(fn, ch.v[ch.n - 1], LW_VALUE);
   lw_cursors_free(&ch);
+  if (fn->n_dying) returning_dies(fn, &v, lw_loc(fn->u, s));
   lw_terminate(fn, TC_T_RETURN, v, lw_loc(fn->u, s));
 }
 
@@ -537,6 +561,12 @@ static void try_stmt(lw_fn *fn, CXCursor s) {
   lw_set_cur(fn, join);
 }
 
+/* Where a block ends: its closing brace. */
+static tc_srcloc block_end(lw_unit *u, CXCursor s) {
+  CXSourceLocation end = clang_getRangeEnd(clang_getCursorExtent(s));
+  return lw_loc_range(u, clang_getRange(end, end));
+}
+
 static void stmt_impl(lw_fn *fn, CXCursor s) {
   enum CXCursorKind k = clang_getCursorKind(s);
   if (clang_isExpression(k)) {
@@ -544,9 +574,13 @@ static void stmt_impl(lw_fn *fn, CXCursor s) {
     return;
   }
   switch ((int)k) {
-  case CXCursor_CompoundStmt:
+  case CXCursor_CompoundStmt: {
+    uint32_t mark = fn->n_dying;
     children_as_statements(fn, s);
+    lw_run_dtors(fn, mark, UINT32_MAX, block_end(fn->u, s));
+    fn->n_dying = mark;
     return;
+  }
   case CXCursor_DeclStmt:
     decl_stmt(fn, s);
     return;
@@ -573,12 +607,15 @@ static void stmt_impl(lw_fn *fn, CXCursor s) {
     case_stmt(fn, s);
     return;
   case CXCursor_BreakStmt:
-    if (fn->n_jumps && fn->jumps[fn->n_jumps - 1].break_blk != LW_NONE)
+    if (fn->n_jumps && fn->jumps[fn->n_jumps - 1].break_blk != LW_NONE) {
+      lw_run_dtors(fn, fn->jumps[fn->n_jumps - 1].dying_depth, UINT32_MAX, lw_loc(fn->u, s));
       lw_goto(fn, fn->jumps[fn->n_jumps - 1].break_blk, lw_loc(fn->u, s));
+    }
     return;
   case CXCursor_ContinueStmt: {
     for (uint32_t i = fn->n_jumps; i-- > 0;) {
       if (fn->jumps[i].continue_blk != LW_NONE) {
+        lw_run_dtors(fn, fn->jumps[i].dying_depth, UINT32_MAX, lw_loc(fn->u, s));
         lw_goto(fn, fn->jumps[i].continue_blk, lw_loc(fn->u, s));
         break;
       }
