@@ -1699,6 +1699,12 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
         else if (c.fn->result.tkind < 0) forget_result_kind(&c); /* else a fixed kind */
         return;
       }
+      if (c.fn->result.what == TC_RES_DEVICE) {
+        /* a device is a value the runtime gives back even when the call fails (dt_autodiff
+           returns the device it was given): the program goes on with it, as the rules say */
+        apply_result(&c);
+        return;
+      }
       write_value(&c, &poison); /* one mistake, one finding */
       return;
     }
