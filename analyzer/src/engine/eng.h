@@ -10,7 +10,8 @@
  *   memory (mem.c)     reading and writing places through IR paths;
  *   flow (flow.c)      one function's fixpoint over disjunctive states;
  *   calls (call.c)     user functions (memoized per entry state), unknown functions;
- *   api (api.c)        the rules applied to API calls;
+ *   api (api*.c)       the rules applied to API calls: api.c runs one (engine/api_call.h
+ *                      names the parts: operands, checks, messages, results, effects);
  *   findings (findings.c) outcomes per calling context, aggregated into the report.
  * All state lives in tc_eng (no globals). */
 #ifndef TC_ENG_H
@@ -627,8 +628,8 @@ void frame_clear(tc_eng *e, astate *s, fninfo *fi, uint32_t inst);
 /* Computes every function's `named` globals (after scan_program). */
 int call_scope_prepare(tc_eng *e);
 
-/* api.c */
-void api_prepare(tc_eng *e); /* resolves the field ids above */
+/* api.c, api_operands.c */
+void api_prepare(tc_eng *e); /* resolves the field ids above (api_operands.c) */
 void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn);
 /* A call of a function of a rules family (docs/rules.md "Function families"): applied, 1;
    not one, 0. */

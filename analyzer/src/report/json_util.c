@@ -42,19 +42,6 @@ int tc_json_write(const cJSON *item, FILE *out) {
   return rc;
 }
 
-void tc_json_line_col(const char *text, size_t off, unsigned *line, unsigned *col) {
-  unsigned l = 1, c = 1;
-  for (size_t i = 0; i < off && text[i]; i++) {
-    if (text[i] == '\n') {
-      l++;
-      c = 1;
-    } else {
-      c++;
-    }
-  }
-  *line = l;
-  *col = c;
-}
 
 static char *slurp(const char *path, size_t *len, int *err_no) {
   FILE *f = fopen(path, "rb");

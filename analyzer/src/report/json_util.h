@@ -9,6 +9,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/json_pos.h" /* tc_json_line_col */
+
 /* Adds key: s to obj (s sanitized to valid UTF-8; NULL becomes ""). Returns the new item or
    NULL when out of memory. */
 cJSON *tc_json_add_text(cJSON *obj, const char *key, const char *s);
@@ -25,7 +27,5 @@ int tc_json_write(const cJSON *item, FILE *out);
    text (caller frees) for locating keys later. */
 cJSON *tc_json_read_file(const char *path, char **text_out, char *err, size_t err_len);
 
-/* 1-based line and column of byte offset `off` in text. */
-void tc_json_line_col(const char *text, size_t off, unsigned *line, unsigned *col);
 
 #endif /* TC_JSON_UTIL_H */

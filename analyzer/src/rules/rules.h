@@ -12,57 +12,41 @@
 #include "engine/engine.h"
 #include "tag.h"
 
+/* The vocabulary of rules files is tabled in rules/rules.def, one row per word: the enums
+   below, the loader's keys and messages and the engine's dispatch all come from it. */
+
 /* The tag rules an API can break, in the precedence order of SPEC §4. Each maps to a rule id
    string given by the rules file ("rule_ids"). */
 typedef enum tc_rule_slot {
-  TC_RULE_AUTODIFF_NESTED = 0,
-  TC_RULE_AUTODIFF_EXPECTED,
-  TC_RULE_AUTODIFF_INNER_BACKEND,
-  TC_RULE_BACKEND_MISMATCH,
-  TC_RULE_DEVICE_MISMATCH,
-  TC_RULE_KIND_MISMATCH,
-  TC_RULE_BACKEND_UNAVAILABLE,
-  /* Optional slots (an API whose tensors live in buffers, docs/rules.md "Buffers and host
-     memory"): required in "rule_ids" only when a check or a tensor field uses them. */
-  TC_RULE_BUFFER_NOT_SET, /* a tensor that is in no backend buffer where one is needed */
-  TC_RULE_HOST_ACCESS,    /* memory that is not host memory used as host memory */
+#define TC_RULE_SLOT(E, key, required) TC_RULE_##E,
+#include "rules/rules.def"
+#undef TC_RULE_SLOT
   TC_RULE_COUNT
 } tc_rule_slot;
 
-#define TC_RULE_REQUIRED_COUNT 7 /* the slots every rules set must name */
+/* The bit of a rule slot in a set of them (rules.def's TC_CHECK rows). */
+#define TC_RULE_BIT(E) (1u << TC_RULE_##E)
 
 /* Message templates, one per way a check can fail (placeholders in docs/rules.md). */
 typedef enum tc_msg_slot {
-  TC_MSG_AUTODIFF_NESTED_DEVICE = 0, /* plain_device check: wrapping an autodiff device */
-  TC_MSG_AUTODIFF_NESTED_TENSOR,     /* wraps check: the inner tensor is autodiff */
-  TC_MSG_AUTODIFF_MIXED,             /* agree: an autodiff operand, then a plain one */
-  TC_MSG_AUTODIFF_MIXED_PLAIN,       /* agree: a plain operand, then an autodiff one */
-  TC_MSG_AUTODIFF_REQUIRED,          /* autodiff_required: a plain tensor */
-  TC_MSG_AUTODIFF_MOVE,              /* same_autodiff: moving across autodiff-ness */
-  TC_MSG_AUTODIFF_PLAIN_DEVICE,      /* wraps: the device is not autodiff */
-  TC_MSG_INNER_BACKEND,              /* agree / wraps among autodiff operands */
-  TC_MSG_BACKEND,                    /* agree among plain operands */
-  TC_MSG_DEVICE,                     /* agree / wraps: same backend, other ordinal */
-  TC_MSG_KIND,                       /* kinds not accepted together */
-  TC_MSG_UNAVAILABLE,                /* allocates on an unavailable backend */
-  TC_MSG_BUFFER_NOT_SET,             /* buffer_set: the tensor is in no buffer */
-  TC_MSG_HOST_ACCESS,                /* host_pointer / dereference: device memory */
-  TC_MSG_NULL_DATA,                  /* host_pointer / dereference: data of an unallocated tensor */
+#define TC_MESSAGE(E, key, default_text) TC_MSG_##E,
+#include "rules/rules.def"
+#undef TC_MESSAGE
   TC_MSG_COUNT
 } tc_msg_slot;
 
+/* The checks a function's run-time tag check makes, numbered from 1 (0 is no check; there is
+   no enumerator for it, so that switches name every check and nothing else). */
+enum {
+#define TC_CHECK(E, name, operands, rules) TC_CHECK_ROW_##E,
+#include "rules/rules.def"
+#undef TC_CHECK
+  TC_CHECK_ROWS
+};
 typedef enum tc_check_kind {
-  TC_CHECK_AGREE = 1,        /* tensor args must share autodiff-ness, backend, ordinal */
-  TC_CHECK_AGREE_ARRAY,      /* the same over the elements of an array argument */
-  TC_CHECK_AUTODIFF_REQUIRED,/* a tensor arg must be autodiff */
-  TC_CHECK_PLAIN_DEVICE,     /* a device arg must not be autodiff (autodiff-nested) */
-  TC_CHECK_SAME_AUTODIFF,    /* a tensor arg and a device arg agree in autodiff-ness */
-  TC_CHECK_WRAPS,            /* device arg autodiff, tensor arg plain, on the inner device */
-  TC_CHECK_KINDS,            /* the kinds of tensor args (or array elements) are accepted */
-  TC_CHECK_ALLOCATES,        /* allocates on a device arg: its backend must be available */
-  TC_CHECK_BUFFER_SET,       /* a tensor arg must be in a backend buffer */
-  TC_CHECK_HOST_POINTER,     /* a pointer arg must not be a tensor's non-host data */
-  TC_CHECK_HOST_TENSOR       /* the host touches a tensor arg's data: it must be host memory */
+#define TC_CHECK(E, name, operands, rules) TC_CHECK_##E = TC_CHECK_ROW_##E + 1,
+#include "rules/rules.def"
+#undef TC_CHECK
 } tc_check_kind;
 
 #define TC_RULES_MAX_ARGS 8
@@ -82,25 +66,11 @@ typedef struct tc_check {
 } tc_check;
 
 typedef enum tc_result_kind {
-  TC_RES_NONE = 0,         /* nothing known about the result */
-  TC_RES_DEVICE,           /* a device value */
-  TC_RES_TENSOR,           /* a tensor handle */
-  TC_RES_SAME_AS_ARG,      /* returns one of its arguments */
-  TC_RES_KIND_OF,          /* the kind's enum value of a tensor arg */
-  TC_RES_DEVICES_EQUAL,    /* 1 when two device args are equal, else 0 */
-  TC_RES_BACKEND_AVAILABLE,/* whether the backend arg is available */
-  TC_RES_NEW_OBJECT,       /* a pointer to fresh memory (allocators); maybe a context object */
-  TC_RES_DATA_OF,          /* the data pointer of a tensor arg (remembers where it lives) */
-  TC_RES_IS_HOST,          /* 1 when a handle arg's memory is host memory, else 0 */
-  TC_RES_RECORDS,          /* a struct value that records a handle arg (an allocator over a
-                              buffer): a call given its address reads that handle */
-  TC_RES_ELEMENT_OF,       /* the address of the elements of the container arg points to (a
-                              summary of them all), or of their field elem_field */
-  TC_RES_VALUE_AT          /* what the object arg points to holds (an iterator's element) */
+  TC_RES_NONE = 0, /* nothing known about the result */
+#define TC_RESULT(E, key, shape) TC_RES_##E,
+#include "rules/rules.def"
+#undef TC_RESULT
 } tc_result_kind;
-
-/* The longest field name an element result or a store effect may name. */
-#define TC_RULES_FIELD_MAX 32
 
 /* Where a result device comes from. */
 typedef enum tc_dev_src {
@@ -109,6 +79,9 @@ typedef enum tc_dev_src {
   TC_DEV_OF_TENSOR,   /* the device of a tensor arg */
   TC_DEV_BACKEND_ARG  /* backend from an int arg */
 } tc_dev_src;
+
+/* The longest field name an element result or a store effect may name. */
+#define TC_RULES_FIELD_MAX 32
 
 typedef struct tc_result_spec {
   tc_result_kind what;
@@ -143,22 +116,25 @@ typedef struct tc_result_spec {
   char *placement_field;
   int placement_nonzero, placement_zero;
   int object_context_arg;
-  /* ELEMENT_OF: the field of each element it addresses ("" the elements themselves) */
+  /* ELEMENT_OF: the field of each element it addresses ("" the elements themselves), and
+     whether it is the one element a key picks (unknown when they differ) */
   char elem_field[TC_RULES_FIELD_MAX];
-  int elem_lookup; /* ELEMENT_OF: the one element a key picks (unknown when they differ) */
+  int elem_lookup;
 } tc_result_spec;
 
 /* What a function does to memory through its pointer arguments. */
+/* What a function does to memory through its pointer arguments, numbered from 1. */
+enum {
+#define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2, name_key) TC_EFFECT_ROW_##E,
+#include "rules/rules.def"
+#undef TC_EFFECT
+  TC_EFFECT_ROWS
+};
 typedef enum tc_effect_kind {
-  TC_EFFECT_COPY = 1, /* *to_arg := *from_arg (memcpy) */
-  TC_EFFECT_FILL,     /* every byte of *arg := value_arg (memset): zero, else unknown */
-  TC_EFFECT_WRITES,   /* *arg and what it reaches become unknown */
-  TC_EFFECT_BIND_CONTEXT, /* the tensors of a context (arg, or the context an object
-                             remembers) not yet in a buffer move to arg2's device (-1: unknown) */
-  TC_EFFECT_RECORD,   /* object *arg records tensor arg2's device (a graph and its nodes) */
-  TC_EFFECT_PLACE,    /* tensor arg2 now lives on the device of handle arg (-1: unknown) */
-  TC_EFFECT_STORE     /* the object arg2 points to joins the elements of container *arg (their
-                         field `field` when set): push_back, a map's emplace */
+#define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2, name_key) \
+  TC_EFFECT_##E = TC_EFFECT_ROW_##E + 1,
+#include "rules/rules.def"
+#undef TC_EFFECT
 } tc_effect_kind;
 
 typedef struct tc_effect {

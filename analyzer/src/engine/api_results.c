@@ -1,0 +1,425 @@
+/* analyzer/src/engine/api_results.c — the value an API call's result gets, from its
+ * description in the rules (rules.def's TC_RESULT rows, one result_<key> each): a device, a
+ * tensor with a tag, an availability test, fresh memory (a context, a graph), a data pointer,
+ * a struct that records a handle. */
+#include <string.h>
+
+#include "engine/api_call.h"
+
+static aval field_value(tc_eng *e, int32_t f, int which, const prov *pv) {
+  aval v;
+  if (TC_TAGF_IS_SYM(f)) {
+    v = av_make(AV_SYM, -2 - (int64_t)f);
+  } else if (!TC_TAGF_KNOWN(f)) {
+    return av_top();
+  } else if (which == 0) {
+    v = av_make(AV_INT, (size_t)f < e->rules->n_backends ? e->rules->backends[f].value : 0);
+  } else {
+    v = av_make(AV_INT, f);
+  }
+  v.prov = pv;
+  return v;
+}
+
+static void write_device(call_ctx *c, const tc_tag *tag, uint32_t set, const prov *pv) {
+  tc_eng *e = c->f->e;
+  if (!c->in->has_dst) return;
+  targets t;
+  if (!mem_resolve(c->f, c->s, &c->in->dst, &t)) return;
+  const struct devtype *dt = devtype_for(e, &c->in->dst_type);
+  if (!dt) return;
+  int weak = t.weak || t.n > 1;
+  aval top = av_top();
+  uint32_t fids[3] = {dt->f_backend, dt->f_ordinal, dt->f_autodiff};
+  int32_t vals[3] = {tag->backend, tag->ordinal, tag->autodiff};
+  for (int i = 0; i < t.n; i++) {
+    if (!weak) mem_write(e, c->s, t.loc[i], &top, 0);
+    for (int k = 0; k < 3; k++) {
+      uint32_t fl = loc_child(e, t.loc[i], LK_FIELD, fids[k], 0);
+      aval v = set ? device_field_of_set(e, set, k, pv) : field_value(e, vals[k], k, pv);
+      mem_write(e, c->s, fl, &v, weak);
+    }
+  }
+}
+
+void api_write_value(call_ctx *c, const aval *v) {
+  if (!c->in->has_dst) return;
+  targets t;
+  if (!mem_resolve(c->f, c->s, &c->in->dst, &t)) return;
+  mem_write_targets(c->f->e, c->s, &t, v);
+}
+
+/* A tensor made in the context object an argument points to: where the context places its
+   tensors, unless an operand it is computed from already lives in a buffer (a graph node
+   follows its weights). *obj: the context object (0 if not known). */
+static tc_tag context_placement(call_ctx *c, const tc_result_spec *r, const prov **src,
+                                uint32_t *obj) {
+  tc_eng *e = c->f->e;
+  tc_tag tag = tc_tag_unknown();
+  *obj = api_pointee_of(c, r->context_arg);
+  if (*obj) {
+    aval p = mem_eff(e, c->s, api_pseudo_field(e, *obj, e->f_placement));
+    if (p.k == AV_TENSOR) tag = p.tag;
+  }
+  for (int i = 0; i < r->n_device_like; i++) {
+    operand op;
+    api_read_tensor(c, r->device_like_args[i], &op);
+    if (op.v.k != AV_TENSOR) continue;
+    const tc_backend_def *b = api_backend_def(e, op.tag.backend);
+    if (b && b->no_buffer) continue;
+    tag.backend = op.tag.backend; /* in a buffer, or placed who knows where */
+    tag.ordinal = op.tag.ordinal;
+    tag.autodiff = op.tag.autodiff;
+    *src = op.prov;
+    break;
+  }
+  if (r->like_arg >= 0) { /* the kind of the operand */
+    operand op;
+    api_read_tensor(c, r->like_arg, &op);
+    tag.kind = op.v.k == AV_TENSOR ? op.tag.kind : TC_TAGF_UNKNOWN;
+  }
+  return tag;
+}
+
+/* An object just made (h): a context's placement, the context it was made in. */
+static void set_up_object(call_ctx *c, const tc_result_spec *r, uint32_t h) {
+  tc_eng *e = c->f->e;
+  const aval *mark = st_get(&c->s->mem, h);
+  int weak = mark && mark->k == AV_MULTI; /* one summary of several objects */
+  int32_t placement = r->placement;
+  if (r->placement_arg >= 0) {
+    placement = TC_TAGF_UNKNOWN;
+    const tc_opnd *o = api_arg_of(c, r->placement_arg);
+    targets t;
+    if (o && o->kind == TC_OPND_PATH && mem_resolve(c->f, c->s, &o->path, &t) && t.n == 1) {
+      uint32_t fl = loc_child(e, t.loc[0], LK_FIELD, field_id_of_name(e, r->placement_field), 0);
+      aval fv = fl ? mem_eff(e, c->s, fl) : av_top();
+      int truth = fv.k == AV_INT ? fv.i != 0 : fv.k == AV_NE && fv.i == 0 ? 1 : -1;
+      if (truth >= 0) placement = truth ? r->placement_nonzero : r->placement_zero;
+    }
+  }
+  if (r->placement >= 0 || r->placement_arg >= 0) {
+    aval p = av_top();
+    if (placement >= 0) {
+      p = av_make(AV_TENSOR, 0);
+      p.tag = tc_tag_unknown();
+      p.tag.backend = placement;
+      p.tag.ordinal = 0;
+      p.tag.autodiff = 0;
+    }
+    mem_write(e, c->s, api_pseudo_field(e, h, e->f_placement), &p, weak);
+  }
+  if (r->object_context_arg >= 0) {
+    const tc_opnd *o = api_arg_of(c, r->object_context_arg);
+    aval v = o ? mem_eval(c->f, c->s, o, NULL) : av_top();
+    mem_write(e, c->s, api_pseudo_field(e, h, e->f_context), &v, weak);
+  }
+}
+
+static void result_none(call_ctx *c) {
+  aval top = av_top();
+  api_write_value(c, &top);
+}
+
+static void result_device(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  const tc_result_spec *r = &c->fn->result;
+  tc_sym opname = c->in->callee.name;
+  tc_tag tag = tc_tag_unknown();
+  const prov *src = NULL;
+  operand op;
+  memset(&op, 0, sizeof op);
+  switch (r->dev_src) {
+    case TC_DEV_FIXED:
+      tag.backend = r->backend;
+      break;
+    case TC_DEV_BACKEND_ARG:
+      tag.backend = api_int_arg_field(c, r->arg, 1);
+      break;
+    case TC_DEV_FROM_DEVICE:
+      api_read_device(c, r->arg, &op);
+      tag = op.tag;
+      src = op.prov;
+      break;
+    case TC_DEV_OF_TENSOR:
+      api_read_tensor(c, r->arg, &op);
+      tag = op.tag;
+      tag.kind = TC_TAGF_UNKNOWN;
+      src = op.prov;
+      break;
+  }
+  if (r->dev_src == TC_DEV_FIXED || r->dev_src == TC_DEV_BACKEND_ARG) {
+    tag.ordinal = r->ordinal >= 0 ? r->ordinal : api_int_arg_field(c, r->ordinal_arg, 0);
+    if (r->ordinal < 0 && r->ordinal_arg < 0) tag.ordinal = TC_TAGF_UNKNOWN;
+  }
+  if (r->autodiff >= 0) tag.autodiff = r->autodiff;
+  tag.kind = TC_TAGF_UNKNOWN;
+  const prov *pv = prov_new(e, r->dev_src == TC_DEV_OF_TENSOR ? PV_DEVICE_OF : PV_DEVICE, src,
+                            &c->in->loc, opname, 0, tag);
+  if (!opname && pv) ((prov *)pv)->text = c->fn->name;
+  write_device(c, &tag, tagset_remap(e, op.ts, &op.tag, &tag), pv);
+}
+
+static void result_tensor(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  const tc_result_spec *r = &c->fn->result;
+  tc_sym opname = c->in->callee.name;
+  tc_tag tag = tc_tag_unknown();
+  const prov *src = NULL;
+  operand op;
+  memset(&op, 0, sizeof op);
+  int known_src = 1;
+  uint32_t ctx_obj = 0;
+  if (r->fixed_device) {
+    tag.backend = r->backend_arg >= 0 ? api_int_arg_field(c, r->backend_arg, 1) : r->backend;
+    tag.ordinal = r->ordinal >= 0       ? r->ordinal
+                  : r->ordinal_arg >= 0 ? api_int_arg_field(c, r->ordinal_arg, 0)
+                                        : 0;
+    tag.autodiff = 0;
+  } else if (r->context_arg >= 0) {
+    tag = context_placement(c, r, &src, &ctx_obj);
+  } else if (r->device_arg >= 0) {
+    api_read_device(c, r->device_arg, &op);
+    tag = op.tag;
+    tag.kind = TC_TAGF_UNKNOWN;
+    src = op.prov;
+  } else if (r->like_arg >= 0) {
+    api_read_tensor(c, r->like_arg, &op);
+    known_src = op.v.k == AV_TENSOR;
+    tag = op.tag;
+    src = op.prov;
+  } else {
+    const tc_opnd *ao = api_arg_of(c, r->like_array_arg);
+    aval base = ao ? mem_eval(c->f, c->s, ao, NULL) : av_top();
+    known_src = 0;
+    if (base.k == AV_ADDR && base.i != IDX_ANY) {
+      uint32_t loc = base.i == IDX_NONE && !e->locs[base.loc].is_array
+                         ? base.loc
+                         : loc_child(e, base.loc, LK_INDEX, 0, base.i == IDX_NONE ? 0 : base.i);
+      aval v = loc ? mem_eff(e, c->s, loc) : av_top();
+      if (v.k == AV_POISON) c->poisoned = 1;
+      if (v.k == AV_TENSOR) {
+        tag = v.tag;
+        src = v.prov;
+        known_src = 1;
+      }
+    }
+  }
+  if (!known_src) {
+    aval top = av_top();
+    api_write_value(c, &top);
+    return;
+  }
+  if (r->tkind >= 0) {
+    tag.kind = r->tkind;
+  } else if (r->kind_arg >= 0) {
+    const tc_opnd *ko = api_arg_of(c, r->kind_arg);
+    aval kv = ko ? mem_eval(c->f, c->s, ko, NULL) : av_top();
+    tag.kind = kv.k == AV_INT ? tc_rules_kind_by_value(e->rules, kv.i) : TC_TAGF_UNKNOWN;
+    if (tag.kind < 0) tag.kind = TC_TAGF_UNKNOWN;
+  } else if (r->kind_of_arg >= 0) {
+    operand ko;
+    api_read_tensor(c, r->kind_of_arg, &ko);
+    tag.kind = ko.v.k == AV_TENSOR ? ko.tag.kind : TC_TAGF_UNKNOWN;
+  }
+  if (r->strip_autodiff) tag.autodiff = 0;
+  aval v = av_make(AV_TENSOR, 0);
+  v.tag = tag;
+  if (r->device_arg >= 0 || r->like_arg >= 0) v.i = tagset_remap(e, op.ts, &op.tag, &tag);
+  v.loc = ctx_obj;
+  v.prov = prov_new(e, PV_TENSOR, src, &c->in->loc, opname, 0, tag);
+  if (!opname && v.prov) ((prov *)v.prov)->text = c->fn->name;
+  api_write_value(c, &v);
+}
+
+static void result_same_as_arg(call_ctx *c) {
+  const tc_result_spec *r = &c->fn->result;
+  const tc_opnd *o = api_arg_of(c, r->arg);
+  aval v = o ? mem_eval(c->f, c->s, o, NULL) : av_top();
+  v.drel = DR_NONE;
+  api_write_value(c, &v);
+}
+
+static void result_kind_of_arg(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  const tc_result_spec *r = &c->fn->result;
+  operand op;
+  api_read_tensor(c, r->arg, &op);
+  aval v = av_top();
+  if (op.v.k == AV_TENSOR && TC_TAGF_KNOWN(op.tag.kind) && (size_t)op.tag.kind < e->rules->n_kinds)
+    v = av_make(AV_INT, e->rules->kinds[op.tag.kind].value);
+  api_write_value(c, &v);
+}
+
+static void result_devices_equal(call_ctx *c) {
+  const tc_result_spec *r = &c->fn->result;
+  operand a, b;
+  api_read_device(c, r->arg, &a);
+  api_read_device(c, r->arg2, &b);
+  tc_tri t1 = tc_tagf_equal(a.tag.backend, b.tag.backend);
+  tc_tri t2 = tc_tagf_equal(a.tag.ordinal, b.tag.ordinal);
+  tc_tri t3 = tc_tagf_equal(a.tag.autodiff, b.tag.autodiff);
+  aval v = av_top();
+  if (t1 == TC_TRI_NO || t2 == TC_TRI_NO || t3 == TC_TRI_NO)
+    v = av_make(AV_INT, 0);
+  else if (t1 == TC_TRI_YES && t2 == TC_TRI_YES && t3 == TC_TRI_YES)
+    v = av_make(AV_INT, 1);
+  api_write_value(c, &v);
+}
+
+static void result_backend_available_arg(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  const tc_result_spec *r = &c->fn->result;
+  int32_t b = api_int_arg_field(c, r->arg, 1);
+  aval v = av_top();
+  if (TC_TAGF_KNOWN(b) && b < 32) {
+    if ((size_t)b < e->rules->n_backends && e->rules->backends[b].always_available)
+      v = av_make(AV_INT, 1);
+    else if (e->unavailable_mask & (1u << b))
+      v = av_make(AV_INT, 0);
+    else if (c->s->avail_no & (1u << b))
+      v = av_make(AV_INT, 0);
+    else if (c->s->avail_yes & (1u << b))
+      v = av_make(AV_INT, 1);
+    else
+      v = av_make(AV_AVAIL, b);
+  }
+  api_write_value(c, &v);
+}
+
+static void result_new_object(call_ctx *c) {
+  const tc_result_spec *r = &c->fn->result;
+  tc_eng *e = c->f->e;
+  uint32_t site;
+  uint64_t key = (uint64_t)(uintptr_t)c->in;
+  if (!map_get(&e->site_ids, key, &site)) {
+    site = ++e->n_sites;
+    if (map_put(&e->site_ids, key, site)) e->oom = 1;
+  }
+  /* the k-th allocation at this site and calling context on this path is object k (a
+     tree built twice by one loop of constant bound: two trees); past HEAP_ORDINALS,
+     the last object is a summary of the rest, updated weakly */
+  uint32_t h = 0;
+  const aval *old = NULL;
+  for (int64_t k = 0; k < HEAP_ORDINALS; k++) {
+    h = loc_root(e, LK_HEAP, site, (int64_t)e->cur_chain + (k << 32), c->f->fi->idx);
+    old = h ? st_get(&c->s->mem, h) : NULL;
+    if (!h || !old) break;
+  }
+  if (!h) {
+    aval top = av_top();
+    api_write_value(c, &top);
+    return;
+  }
+  /* a new object reads as zeros (calloc; reading malloc'd memory before writing it is
+     undefined anyway): a tree node's unset children are NULL, its unset tensor NULL */
+  aval mark = old ? av_make(AV_MULTI, 0) : av_make(AV_INT, 0);
+  if (old) {
+    st_set(e, &c->s->mem, h, &mark);
+  } else {
+    mem_write(e, c->s, h, &mark, 0);
+  }
+  set_up_object(c, r, h);
+  aval v = av_make(AV_ADDR, IDX_NONE);
+  v.loc = h;
+  api_write_value(c, &v);
+}
+
+static void result_data_of_tensor_arg(call_ctx *c) {
+  const tc_result_spec *r = &c->fn->result;
+  operand op1;
+  api_read_tensor(c, r->arg, &op1);
+  aval v = av_top();
+  if (op1.v.k == AV_TENSOR) {
+    v = av_make(AV_DATAPTR, 0);
+    v.tag = op1.tag;
+    v.prov = op1.prov;
+  }
+  api_write_value(c, &v);
+}
+
+static void result_records_arg(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  const tc_result_spec *r = &c->fn->result;
+  operand op1;
+  /* the struct the result is stored in records the handle (ggml_tallocr_new(buffer)) */
+  api_read_tensor(c, r->arg, &op1);
+  targets t;
+  if (!c->in->has_dst || !mem_resolve(c->f, c->s, &c->in->dst, &t)) return;
+  aval v = op1.v.k == AV_TENSOR ? op1.v : av_top();
+  for (int i = 0; i < t.n; i++) {
+    mem_clear_subtree(e, c->s, t.loc[i]);
+    mem_write(e, c->s, api_pseudo_field(e, t.loc[i], e->f_tag), &v, t.weak || t.n > 1);
+  }
+}
+
+static void result_is_host_arg(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  const tc_result_spec *r = &c->fn->result;
+  operand op1;
+  api_read_tensor(c, r->arg, &op1);
+  const tc_backend_def *b = api_backend_def(e, op1.tag.backend);
+  aval v = op1.v.k == AV_TENSOR && b ? av_make(AV_INT, b->host_memory) : av_top();
+  api_write_value(c, &v);
+}
+
+/* Whether what loc holds (and what its pointers lead to, `depth` levels deep) stands for
+   several things: one of several tags, one of several objects. */
+static int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int depth) {
+  const aval *v = st_get(&s->mem, loc);
+  if (v && v->k == AV_TENSOR && tagset_get(e, (uint32_t)v->i)) return 1;
+  if (v && v->k == AV_ADDRSET) return 1;
+  if (v && v->k == AV_ADDR && depth > 0 && v->loc != loc &&
+      holds_alternatives(e, s, v->loc, depth - 1))
+    return 1;
+  for (uint32_t k = e->locs[loc].first_child; k; k = e->locs[k].next_sibling)
+    if (holds_alternatives(e, s, k, depth)) return 1;
+  return 0;
+}
+
+/* The address of the container's elements: a pointer into them (indexing it reaches them
+   all), or the address of their field. A lookup by key picks one element, which one is not
+   known: when they differ, an unknown one (never a guess among them). */
+static void result_element_of_arg(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  const tc_result_spec *r = &c->fn->result;
+  int elem;
+  uint32_t obj = api_memory_target(c, r->arg, &elem);
+  uint32_t whole = obj ? api_container_elements(e, obj, r->elem_field) : 0;
+  aval a = av_top();
+  if (whole && !(r->elem_lookup && holds_alternatives(e, c->s, whole, 3))) {
+    a = av_make(AV_ADDR, IDX_NONE);
+    if (r->elem_field[0]) {
+      a.loc = whole;
+    } else {
+      a.loc = api_pseudo_field(e, obj, e->f_elements);
+      a.i = IDX_ANY;
+    }
+  }
+  api_write_value(c, &a);
+}
+
+/* What the object the argument points to holds: an iterator's element address. */
+static void result_value_at_arg(call_ctx *c) {
+  int elem;
+  uint32_t obj = api_memory_target(c, c->fn->result.arg, &elem);
+  aval v = obj ? mem_eff(c->f->e, c->s, obj) : av_top();
+  v.drel = DR_NONE;
+  api_write_value(c, &v);
+}
+
+/* Writes what the call's result is, as its description in the rules says: result_<key> above
+   (rules.def), result_none for a function with no "result". */
+void api_apply_result(call_ctx *c) {
+  switch (c->fn->result.what) {
+    case TC_RES_NONE:
+      result_none(c);
+      return;
+#define TC_RESULT(E, key, shape) \
+  case TC_RES_##E:               \
+    result_##key(c);             \
+    return;
+#include "rules/rules.def"
+#undef TC_RESULT
+  }
+}
