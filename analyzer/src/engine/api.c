@@ -291,6 +291,9 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
   call_ctx c;
   call_ctx_init(&c, f, s, in, fn);
   aval poison = av_make(AV_POISON, 0);
+  /* what the program holds after the failure: NULL where the API returns it (poison.i) */
+  poison.i = f->e->rules->failed_calls_return_null && in->has_dst &&
+             in->dst_type.cls == TC_TY_POINTER;
   if (fn->api && fn->n_checks) {
     chk_res res = run_checks(&c);
     if (c.poisoned) { /* a consequence of a mistake already flagged: not counted */
