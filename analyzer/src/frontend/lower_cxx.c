@@ -528,8 +528,8 @@ static int param_class(CXCursor callee, int i) {
 }
 
 /* What the standard library's unique_ptr does, in the IR: it holds one pointer, field `@ptr`
-   (made, reset, moved from another — which is left NULL —, read by get(), operator-> and
-   operator*).
+   (made, reset, moved from another — which is left NULL —, read by get(), operator->,
+   operator* and operator bool, its comparison with nullptr).
    Its other members are rules/cxx.json's (they write the object: unknown). 1 when modelled. */
 static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner,
                             const tc_opnd *args, uint32_t n_args, const lw_place *dst,
@@ -576,6 +576,17 @@ static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner
     obj.spelling = lw_spelling_text(u, e);
     *result = lw_opnd_path(&obj, lw_type(u, clang_getCursorType(e)));
     if (dst) lw_assign(fn, &dst->path, dst->type, *result, lw_loc(u, e));
+    return 1;
+  }
+  if (strcmp(member, "operator bool") == 0 && n_args == 1) { /* p != nullptr */
+    tc_insn *in = lw_emit(fn, TC_I_BINOP, lw_loc(u, e));
+    in->opc = TC_OPC_NE;
+    in->a = lw_opnd_path(&held, ty);
+    in->b = null;
+    in->has_dst = 1;
+    in->dst = dst ? dst->path : lw_temp(fn);
+    in->dst_type = lw_type(u, clang_getCursorType(e));
+    *result = lw_opnd_path(&in->dst, in->dst_type);
     return 1;
   }
   if (strcmp(member, "get") == 0 || strcmp(member, "operator->") == 0) {
