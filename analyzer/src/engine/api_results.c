@@ -378,8 +378,9 @@ static int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int dept
 }
 
 /* The address of the container's elements: a pointer into them (indexing it reaches them
-   all), or the address of their field. A lookup by key picks one element, which one is not
-   known: when they differ, an unknown one (never a guess among them). */
+   all), or the address of their field. A lookup (by index or key) picks one element, which
+   one is not followed: when they differ, the elements become unknown (never a guess among
+   them; what is written through the result joins the unknown). */
 static void result_element_of_arg(call_ctx *c) {
   tc_eng *e = c->f->e;
   const tc_result_spec *r = &c->fn->result;
@@ -387,7 +388,11 @@ static void result_element_of_arg(call_ctx *c) {
   uint32_t obj = api_memory_target(c, r->arg, &elem);
   uint32_t whole = obj ? api_container_elements(e, obj, r->elem_field) : 0;
   aval a = av_top();
-  if (whole && !(r->elem_lookup && holds_alternatives(e, c->s, whole, 3))) {
+  if (whole && r->elem_lookup && holds_alternatives(e, c->s, whole, 3)) {
+    aval top = av_top();
+    mem_write(e, c->s, whole, &top, 0);
+  }
+  if (whole) {
     a = av_make(AV_ADDR, IDX_NONE);
     if (r->elem_field[0]) {
       a.loc = whole;

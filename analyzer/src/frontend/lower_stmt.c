@@ -414,6 +414,64 @@ static void children_as_statements(lw_fn *fn, CXCursor s) {
    follows each iteration as in C; over anything else the loop runs any number of times, decl
    being what the range's begin() gives for a standard-library container (rules/cxx.json:
    any of its elements) and unknown otherwise. */
+/* Whether the body of a range-for writes its reference variable `var` (`p = moved;`,
+   `p.reset(q)`, `p += d`): each iteration then replaces the element it visits. */
+typedef struct var_write_scan {
+  CXCursor var;
+  int found;
+} var_write_scan;
+
+static int names_var(CXCursor e, CXCursor var) {
+  CXCursor s = lw_strip(e);
+  return clang_getCursorKind(s) == CXCursor_DeclRefExpr &&
+         clang_equalCursors(clang_getCursorReferenced(s), var);
+}
+
+static enum CXChildVisitResult find_var_write(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  var_write_scan *w = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  CXCursor first = clang_getNullCursor();
+  if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+    if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign) {
+      lw_cursors ch;
+      lw_cursors_init(&ch);
+      lw_children(c, &ch);
+      if (ch.n) first = ch.v[0];
+      lw_cursors_free(&ch);
+    }
+  } else if (k == CXCursor_CallExpr) {
+    CXCursor ref = clang_getCursorReferenced(c);
+    int mutating = clang_getCursorKind(ref) == CXCursor_CXXMethod && !clang_CXXMethod_isConst(ref);
+    if (mutating && clang_Cursor_getNumArguments(c) >= 1 &&
+        clang_getCursorKind(clang_getCursorSemanticParent(ref)) != CXCursor_Namespace) {
+      CXString sp = clang_getCursorSpelling(ref);
+      int op = strncmp(clang_getCString(sp), "operator", 8) == 0;
+      clang_disposeString(sp);
+      if (op) first = clang_Cursor_getArgument(c, 0); /* p = x as an operator call */
+    }
+    if (mutating && clang_Cursor_isNull(first)) { /* p.reset(x): the member call's object */
+      lw_cursors ch;
+      lw_cursors_init(&ch);
+      lw_children(c, &ch);
+      if (ch.n && clang_getCursorKind(ch.v[0]) == CXCursor_MemberRefExpr) {
+        lw_cursors obj;
+        lw_cursors_init(&obj);
+        lw_children(ch.v[0], &obj);
+        if (obj.n) first = obj.v[0];
+        lw_cursors_free(&obj);
+      }
+      lw_cursors_free(&ch);
+    }
+  }
+  if (!clang_Cursor_isNull(first) && names_var(first, w->var)) {
+    w->found = 1;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
 static void range_for(lw_fn *fn, CXCursor s) {
   lw_cursors ch;
   lw_cursors_init(&ch);
@@ -519,6 +577,18 @@ static void range_for(lw_fn *fn, CXCursor s) {
   }
   lw_goto(fn, head, loc);
   lw_set_cur(fn, exit);
+  if (by_iterator && !clang_Cursor_isNull(var) && lw_type_is_reference(clang_getCursorType(var))) {
+    /* the loop replaced the elements it visited: the container's summary holds old and new
+       values together, so after the loop what it holds is unknown */
+    var_write_scan w = {var, 0};
+    clang_visitChildren(body, find_var_write, &w);
+    if (w.found) {
+      tc_insn *in = lw_emit(fn, TC_I_HAVOC, loc);
+      in->has_dst = 1;
+      in->dst = rp.path;
+      in->dst_type = lw_type(u, rp.type);
+    }
+  }
 }
 
 /* try { … } catch (…) { … }: the try block, or any handler from the state the try began
