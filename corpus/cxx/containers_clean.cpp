@@ -2,8 +2,8 @@
 // keeps them: a std::vector of handles filled with push_back and read back with operator[] and
 // a range-for, a std::map from names to parameters, std::unique_ptr with a custom deleter
 // (ggml-cpp.h's idiom), a std::string key and a std::array of shapes. The weights are on
-// sim:0 and so is every batch. The analyzer does not follow containers' elements (what comes
-// out of one is unknown), so the handles kept outside them must keep their tags. Clean.
+// sim:0 and so is every batch. What comes out of a container is any of what went in (all on
+// sim:0 here), and the handles kept outside them keep their tags. Clean.
 #include <array>
 #include <cstdio>
 #include <map>

@@ -299,6 +299,9 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
   call_ctx c;
   call_ctx_init(&c, f, s, in, fn);
   aval poison = av_make(AV_POISON, 0);
+  /* what the program holds after the failure: NULL where the API returns it (poison.i) */
+  poison.i = f->e->rules->failed_calls_return_null && in->has_dst &&
+             in->dst_type.cls == TC_TY_POINTER;
   if (fn->api && fn->n_checks) {
     chk_res res = run_checks(&c);
     if (c.poisoned) { /* a consequence of a mistake already flagged: not counted */
@@ -330,6 +333,12 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
         api_apply_result(&c);
         if (c.poisoned) api_write_value(&c, &poison);
         else if (c.fn->result.tkind < 0) forget_result_kind(&c); /* else a fixed kind */
+        return;
+      }
+      if (c.fn->result.what == TC_RES_DEVICE) {
+        /* a device is a value the runtime gives back even when the call fails (dt_autodiff
+           returns the device it was given): the program goes on with it, as the rules say */
+        api_apply_result(&c);
         return;
       }
       api_write_value(&c, &poison); /* one mistake, one finding */

@@ -58,6 +58,10 @@ typedef struct chk_res {
 const tc_backend_def *api_backend_def(const tc_eng *e, int32_t b); /* NULL when not known */
 const tc_opnd *api_arg_of(const call_ctx *c, int i);               /* argument i, or NULL */
 uint32_t api_pseudo_field(tc_eng *e, uint32_t obj, uint32_t field);
+/* The elements of the container object obj (rules: "element_of_arg", "store"): a pseudo-field
+   holding them as an array whose elements are one summary (every write joins it, every read
+   sees them all), or the field `field` of that summary ("" none). 0 without obj. */
+uint32_t api_container_elements(tc_eng *e, uint32_t obj, const char *field);
 void api_read_device(call_ctx *c, int argi, operand *op);
 void api_read_tensor(call_ctx *c, int argi, operand *op);
 void api_read_pointer(call_ctx *c, int argi, operand *op);

@@ -350,12 +350,34 @@ static void effect_fill(call_ctx *c, const tc_effect *ef) {
 /* *ef->arg and what it reaches become unknown */
 static void effect_writes(call_ctx *c, const tc_effect *ef) { havoc_arg(c, ef->arg); }
 
+/* The object ef->arg2 points to joins the elements of the container ef->arg points to (their
+   field ef->field when set). The value must be the call's last argument; an element made from
+   several (an emplace constructing it), or one not known, makes the elements unknown. */
+static void effect_store(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  int elem, from_elem;
+  uint32_t obj = api_memory_target(c, ef->arg, &elem);
+  uint32_t dst = obj ? api_container_elements(e, obj, ef->field) : 0;
+  if (!dst) {
+    havoc_arg(c, ef->arg);
+    return;
+  }
+  int last = (uint32_t)(ef->arg2 + c->fn->leading_args) + 1 == c->in->n_args;
+  uint32_t src = last ? api_memory_target(c, ef->arg2, &from_elem) : 0;
+  if (src) {
+    mem_copy_subtree(e, c->s, dst, src, 1, NULL);
+  } else {
+    aval top = av_top();
+    mem_write(e, c->s, dst, &top, 1);
+  }
+}
+
 /* Applies the call's effects in order: effect_<name> above (rules.def). */
 void api_apply_effects(call_ctx *c) {
   for (size_t i = 0; i < c->fn->n_effects; i++) {
     const tc_effect *ef = &c->fn->effects[i];
     switch (ef->kind) {
-#define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2) \
+#define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2, name_key) \
   case TC_EFFECT_##E:                                                      \
     effect_##name(c, ef);                                                  \
     break;

@@ -37,6 +37,7 @@ static void apply_choice(call_ctx *c, operand *op) {
 #define PF_CONTEXT "$context"
 #define PF_MEMBERS "$members" /* a context's tensors, joined: what a lookup may return */
 #define PF_NODES "$nodes"     /* a graph's node set: element k is 1 for the tensors of slot k */
+#define PF_ELEMENTS "$elements" /* a container's elements, as an array of unknown length */
 
 void api_prepare(tc_eng *e) {
   e->f_placement = field_id_of_name(e, PF_PLACEMENT);
@@ -44,6 +45,7 @@ void api_prepare(tc_eng *e) {
   e->f_context = field_id_of_name(e, PF_CONTEXT);
   e->f_members = field_id_of_name(e, PF_MEMBERS);
   e->f_nodes = field_id_of_name(e, PF_NODES);
+  e->f_elements = field_id_of_name(e, PF_ELEMENTS);
   e->f_data = e->rules->data_field ? field_id_of_name(e, e->rules->data_field) : 0;
   e->f_buffer = e->rules->buffer_field ? field_id_of_name(e, e->rules->buffer_field) : 0;
   e->f_view_src = e->rules->view_src_field ? field_id_of_name(e, e->rules->view_src_field) : 0;
@@ -51,6 +53,11 @@ void api_prepare(tc_eng *e) {
 
 uint32_t api_pseudo_field(tc_eng *e, uint32_t obj, uint32_t field) {
   return obj ? loc_child(e, obj, LK_FIELD, field, 0) : 0;
+}
+
+uint32_t api_container_elements(tc_eng *e, uint32_t obj, const char *field) {
+  uint32_t any = loc_child(e, api_pseudo_field(e, obj, e->f_elements), LK_ANY, 0, 0);
+  return field[0] && any ? loc_child(e, any, LK_FIELD, field_id_of_name(e, field), 0) : any;
 }
 
 /* The description of backend index b, or NULL when b is not known. */

@@ -501,6 +501,56 @@ static void result_one_of_array(call_ctx *c) {
   api_write_value(c, &v);
 }
 
+/* Whether what loc holds (and what its pointers lead to, `depth` levels deep) stands for
+   several things: one of several tags, one of several objects. */
+static int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int depth) {
+  const aval *v = st_get(&s->mem, loc);
+  if (v && v->k == AV_TENSOR && tagset_get(e, (uint32_t)v->i)) return 1;
+  if (v && v->k == AV_ADDRSET) return 1;
+  if (v && v->k == AV_ADDR && depth > 0 && v->loc != loc &&
+      holds_alternatives(e, s, v->loc, depth - 1))
+    return 1;
+  for (uint32_t k = e->locs[loc].first_child; k; k = e->locs[k].next_sibling)
+    if (holds_alternatives(e, s, k, depth)) return 1;
+  return 0;
+}
+
+/* The address of the container's elements: a pointer into them (indexing it reaches them
+   all), or the address of their field. A lookup (by index or key) picks one element, which
+   one is not followed: when they differ, the elements become unknown (never a guess among
+   them; what is written through the result joins the unknown). */
+static void result_element_of_arg(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  const tc_result_spec *r = &c->fn->result;
+  int elem;
+  uint32_t obj = api_memory_target(c, r->arg, &elem);
+  uint32_t whole = obj ? api_container_elements(e, obj, r->elem_field) : 0;
+  aval a = av_top();
+  if (whole && r->elem_lookup && holds_alternatives(e, c->s, whole, 3)) {
+    aval top = av_top();
+    mem_write(e, c->s, whole, &top, 0);
+  }
+  if (whole) {
+    a = av_make(AV_ADDR, IDX_NONE);
+    if (r->elem_field[0]) {
+      a.loc = whole;
+    } else {
+      a.loc = api_pseudo_field(e, obj, e->f_elements);
+      a.i = IDX_ANY;
+    }
+  }
+  api_write_value(c, &a);
+}
+
+/* What the object the argument points to holds: an iterator's element address. */
+static void result_value_at_arg(call_ctx *c) {
+  int elem;
+  uint32_t obj = api_memory_target(c, c->fn->result.arg, &elem);
+  aval v = obj ? mem_eff(c->f->e, c->s, obj) : av_top();
+  v.drel = DR_NONE;
+  api_write_value(c, &v);
+}
+
 /* Writes what the call's result is, as its description in the rules says: result_<key> above
    (rules.def), result_none for a function with no "result". */
 void api_apply_result(call_ctx *c) {

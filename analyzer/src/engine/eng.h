@@ -90,6 +90,8 @@ typedef struct eloc {
   uint8_t is_array;
   uint16_t depth;
   uint8_t devfield; /* a backend / ordinal / autodiff field of a device (loc_is_device_field) */
+  uint8_t summarized; /* an array summary (LK_ANY) or inside one: it stands for several
+                         places, so every write to it is weak */
   uint32_t a;
   int64_t b;
   uint32_t first_child, next_sibling, any_child;
@@ -514,7 +516,8 @@ struct tc_eng {
 
   /* field ids of the pseudo-fields API objects keep state in, and of the tensor fields the
      rules name (0: none), resolved once (api_prepare) */
-  uint32_t f_placement, f_tag, f_context, f_members, f_nodes, f_data, f_buffer, f_view_src;
+  uint32_t f_placement, f_tag, f_context, f_members, f_nodes, f_elements, f_data, f_buffer,
+      f_view_src;
 
   /* operands already reported alone with a kind an API function does not accept: the same
      function given the same tensor at another call is the same mistake (api.c) */

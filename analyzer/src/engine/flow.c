@@ -266,7 +266,8 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
     case AV_FUNC:
       if (c == 0) return rel == DR_NE;
       return 1;
-    case AV_POISON:
+    case AV_POISON: /* a failed call's result: NULL where the API returns it */
+      return cur.i && c == 0 ? rel == DR_EQ : 1;
     case AV_DATAPTR:
       return 1;
     case AV_TENSOR:
@@ -324,8 +325,9 @@ static int truth_of(const astate *s, const aval *v) {
     case AV_BOT:
     case AV_MULTI:
     case AV_TOP:
+    case AV_POISON: /* a failed call's result: NULL where the API returns it */
+      return v->i ? 0 : -1;
     case AV_SYM:
-    case AV_POISON:
     case AV_DATAPTR:
       return -1;
   }

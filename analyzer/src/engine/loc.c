@@ -66,6 +66,7 @@ static uint32_t loc_lookup(tc_eng *e, uint32_t parent, loc_kind k, uint32_t a, i
     l->next_sibling = p->first_child;
     p->first_child = id;
     if (k == LK_ANY) p->any_child = id;
+    l->summarized = (uint8_t)(k == LK_ANY || p->summarized);
     if (k == LK_INDEX || k == LK_ANY) p->is_array = 1;
   } else {
     l->root = id;

@@ -297,7 +297,8 @@ int mem_resolve(frame *f, astate *s, const tc_path *p, targets *out) {
       return 0;
     }
   }
-  if (out->n == 1 && is_heap_multi(e, s, out->loc[0])) out->weak = 1;
+  if (out->n == 1 && (e->locs[out->loc[0]].summarized || is_heap_multi(e, s, out->loc[0])))
+    out->weak = 1;
   return out->n;
 }
 

@@ -57,6 +57,8 @@ static tc_opnd call_held_callable(lw_fn *fn, CXCursor e, tc_opnd obj, tc_opnd *a
                                   uint32_t n_args, const lw_place *dst);
 static enum CXChildVisitResult find_call_operator(CXCursor c, CXCursor parent, CXClientData d);
 static int callee_named(lw_unit *u, CXCursor callee, const char *name);
+static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_t n_args,
+                             const lw_place *dst, tc_opnd *result);
 static int std_array_model(lw_fn *fn, CXCursor e, CXCursor callee, const tc_opnd *args,
                            uint32_t n_args, const lw_place *dst, tc_opnd *result);
 
@@ -404,7 +406,8 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
     *result = construct(fn, e, ref, dst, mode);
     return 1;
   }
-  if (!is_member_kind(k) && !(k == CXCursor_FunctionDecl && params_or_result_are_references(ref)))
+  if (!is_member_kind(k) && !(k == CXCursor_FunctionDecl && (params_or_result_are_references(ref) ||
+                                                               callee_named(u, ref, "std::make_unique"))))
     return 0;
   int n_call = clang_Cursor_getNumArguments(e), n_par = clang_Cursor_getNumArguments(ref);
   if (k == CXCursor_FunctionDecl && n_call == 1 && is_identity_cast(u, lw_callee_name(u, ref))) {
@@ -450,6 +453,9 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   tc_opnd *args = n_args ? lw_alloc(u, n_args * sizeof *args) : NULL;
   if (has_obj) args[0] = obj;
   lower_args(fn, e, ref, first, args, (uint32_t)has_obj);
+  if (k == CXCursor_FunctionDecl && callee_named(u, ref, "std::make_unique") &&
+      make_unique_model(fn, e, args, n_args, dst, result))
+    return 1;
   if (is_method && has_obj &&
       unique_ptr_model(fn, e, ref, clang_getCursorType(clang_getCursorSemanticParent(ref)), args,
                        n_args, dst, result))
@@ -522,8 +528,8 @@ static int param_class(CXCursor callee, int i) {
 }
 
 /* What the standard library's unique_ptr does, in the IR: it holds one pointer, field `@ptr`
-   (made, reset, moved from another — which is left NULL —, read by get(), operator-> and
-   operator*).
+   (made, reset, moved from another — which is left NULL —, read by get(), operator->,
+   operator* and operator bool, its comparison with nullptr).
    Its other members are rules/cxx.json's (they write the object: unknown). 1 when modelled. */
 static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner,
                             const tc_opnd *args, uint32_t n_args, const lw_place *dst,
@@ -572,6 +578,17 @@ static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner
     if (dst) lw_assign(fn, &dst->path, dst->type, *result, lw_loc(u, e));
     return 1;
   }
+  if (strcmp(member, "operator bool") == 0 && n_args == 1) { /* p != nullptr */
+    tc_insn *in = lw_emit(fn, TC_I_BINOP, lw_loc(u, e));
+    in->opc = TC_OPC_NE;
+    in->a = lw_opnd_path(&held, ty);
+    in->b = null;
+    in->has_dst = 1;
+    in->dst = dst ? dst->path : lw_temp(fn);
+    in->dst_type = lw_type(u, clang_getCursorType(e));
+    *result = lw_opnd_path(&in->dst, in->dst_type);
+    return 1;
+  }
   if (strcmp(member, "get") == 0 || strcmp(member, "operator->") == 0) {
     *result = lw_opnd_path(&held, ty);
     if (dst) {
@@ -581,6 +598,136 @@ static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner
     return 1;
   }
   return 0;
+}
+
+/* ---- std::make_unique ---- */
+
+typedef struct ctor_pick {
+  int arity;
+  CXCursor found;
+  int n_found;
+} ctor_pick;
+
+static enum CXChildVisitResult pick_ctor(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  ctor_pick *p = d;
+  if (clang_getCursorKind(c) != CXCursor_Constructor ||
+      clang_Cursor_getNumArguments(c) != p->arity || clang_CXXConstructor_isCopyConstructor(c) ||
+      clang_CXXConstructor_isMoveConstructor(c))
+    return CXChildVisit_Continue;
+  p->found = c;
+  p->n_found++;
+  return CXChildVisit_Continue;
+}
+
+/* The value an argument bound to a reference parameter denotes (args hold its address). */
+static tc_opnd referent_of(lw_fn *fn, tc_opnd a, tc_type ty) {
+  if (a.kind == TC_OPND_ADDR) {
+    a.kind = TC_OPND_PATH;
+  } else if (a.kind == TC_OPND_PATH) {
+    a.path = lw_path_extend(fn, &a.path, (tc_elem){.kind = TC_ELEM_DEREF});
+  } else {
+    return lw_opnd_unknown(ty);
+  }
+  a.type = ty;
+  return a;
+}
+
+/* std::make_unique<T>(args…): a unique_ptr holding a new T made from args — a copy of an
+   argument that is a T, else by T's one constructor taking that many arguments (the one the
+   call must resolve to; a non-template constructor, whose body is analyzed); with none or
+   several, the new object's contents are unknown. 1 when modelled. */
+static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_t n_args,
+                             const lw_place *dst, tc_opnd *result) {
+  lw_unit *u = fn->u;
+  CXType rt = clang_getCursorType(e);
+  CXType t = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(rt), 0);
+  if (t.kind == CXType_Invalid || clang_getCanonicalType(t).kind != CXType_Record) return 0;
+  tc_type ty = lw_type(u, t), pty = pointer_to(u, ty);
+  tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e)); /* the storage, as for a new-expression */
+  in->callee.name = tc_intern(u->prog, "operator new");
+  in->has_dst = 1;
+  in->dst = lw_temp(fn);
+  in->dst_type = pty;
+  tc_path p = in->dst;
+  lw_place obj;
+  obj.path = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_DEREF});
+  obj.type = t;
+  CXType a0 = n_args == 1 ? clang_getNonReferenceType(
+                                clang_getCursorType(clang_Cursor_getArgument(e, 0)))
+                          : (CXType){0};
+  if (n_args == 1 && clang_equalTypes(clang_getCanonicalType(clang_getUnqualifiedType(a0)),
+                                      clang_getCanonicalType(t))) {
+    lw_assign(fn, &obj.path, t, referent_of(fn, args[0], ty), lw_loc(u, e));
+  } else {
+    ctor_pick pick = {(int)n_args, clang_getNullCursor(), 0};
+    clang_visitChildren(clang_getTypeDeclaration(clang_getCanonicalType(t)), pick_ctor, &pick);
+    if (pick.n_found == 1) {
+      lw_note_callee(u, pick.found);
+      tc_opnd *cargs = lw_alloc(u, (n_args + 1) * sizeof *cargs);
+      if (!cargs) return 0;
+      cargs[0] = lw_opnd_path(&p, pty);
+      for (uint32_t i = 0; i < n_args; i++) {
+        CXType pt = clang_getCursorType(clang_Cursor_getArgument(pick.found, i));
+        cargs[i + 1] = lw_type_is_reference(pt)
+                           ? args[i]
+                           : referent_of(fn, args[i], lw_type(u, pt));
+      }
+      tc_insn *c = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
+      c->callee.name = lw_callee_name(u, pick.found);
+      c->callee.usr = lw_decl_usr(u, pick.found);
+      c->n_args = n_args + 1;
+      c->args = cargs;
+    }
+  }
+  lw_store_overriders(fn, &obj, e);
+  lw_place up;
+  if (dst) {
+    up = *dst;
+  } else {
+    up.path = lw_temp(fn);
+    up.type = rt;
+  }
+  tc_path held = lw_path_extend(fn, &up.path, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                        .field = tc_intern(u->prog, "@ptr")});
+  store_held(fn, &held, pty, lw_opnd_path(&p, pty), e);
+  *result = lw_opnd_path(&up.path, lw_type(u, up.type));
+  return 1;
+}
+
+/* ---- standard containers in a range-for ---- */
+
+/* for (x : c) over a standard-library container c: emits `it = C::begin(&c)` (the rules say
+   what begin gives: rules/cxx.json's element_of_arg, the address of c's elements) and sets
+   *it to the temporary holding it, whose referent is each element in turn. 0 (nothing
+   emitted) when c is no standard-library class, whose begin() would be a guess. */
+int lw_std_range_begin(lw_fn *fn, const lw_place *range, tc_srcloc loc, tc_path *it) {
+  lw_unit *u = fn->u;
+  CXType t = clang_getCanonicalType(range->type);
+  if (t.kind != CXType_Record) return 0;
+  const char *name = tc_str(u->prog, lw_callee_name(u, clang_getTypeDeclaration(t)));
+  if (strncmp(name, "std::", 5) != 0) return 0;
+  size_t n = strlen(name) + sizeof "::begin";
+  char *callee = malloc(n);
+  if (!callee) return 0;
+  snprintf(callee, n, "%s::begin", name);
+  tc_type obj_ty = lw_type(u, range->type);
+  tc_opnd *args = lw_alloc(u, sizeof *args);
+  if (!args) {
+    free(callee);
+    return 0;
+  }
+  args[0] = addr_of_place(range, pointer_to(u, obj_ty));
+  tc_insn *in = lw_emit(fn, TC_I_CALL, loc);
+  in->callee.name = tc_intern(u->prog, callee);
+  free(callee);
+  in->n_args = 1;
+  in->args = args;
+  in->has_dst = 1;
+  in->dst = lw_temp(fn);
+  in->dst_type = pointer_to(u, obj_ty);
+  *it = in->dst;
+  return 1;
 }
 
 /* ---- std::array ---- */

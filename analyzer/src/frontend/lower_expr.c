@@ -43,8 +43,84 @@ static tc_opnd unknown_after_effects(lw_fn *fn, CXCursor e) {
 
 /* ---- places ---- */
 
+int lw_is_decomposition(CXCursor d) {
+  if (clang_getCursorKind(d) != CXCursor_UnexposedDecl) return 0;
+  CXString s = clang_getCursorSpelling(d);
+  int yes = clang_getCString(s) && clang_getCString(s)[0] == '[';
+  clang_disposeString(s);
+  return yes;
+}
+
+typedef struct binding_scan {
+  lw_fn *fn;
+  uint32_t id, n;
+  CXType whole;  /* the decomposed object's type */
+  tc_sym *fields;
+  uint32_t n_fields, cap_fields;
+  int by_ref;
+} binding_scan;
+
+static enum CXVisitorResult collect_field(CXCursor c, CXClientData d) {
+  binding_scan *b = d;
+  b->fields = lw_grow(b->fn->u, b->fields, &b->cap_fields, b->n_fields + 1, sizeof *b->fields);
+  if (b->n_fields >= b->cap_fields) return CXVisit_Break;
+  b->fields[b->n_fields++] = lw_intern_cx(b->fn->u, clang_getCursorSpelling(c));
+  return CXVisit_Continue;
+}
+
+static enum CXChildVisitResult bind_one(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  binding_scan *b = d;
+  if (clang_getCursorKind(c) != CXCursor_UnexposedDecl) return CXChildVisit_Continue;
+  uint32_t i = b->n++;
+  int array = lw_type_is_array(b->whole);
+  if (!array && i >= b->n_fields) return CXChildVisit_Continue; /* tuple-like: unknown */
+  lw_cmap_entry *e = lw_cmap_put(&b->fn->vars, c, NULL);
+  if (!e) return CXChildVisit_Break;
+  e->value = TC_ROOT_LOCAL;
+  e->sym = b->id;
+  e->binding = i + 1;
+  e->field = array ? 0 : b->fields[i];
+  e->by_ref = b->by_ref;
+  return CXChildVisit_Continue;
+}
+
+/* A binding names a part of the decomposed object: field i of a class whose fields are its
+   own (std::pair's first and second, a struct's), element i of an array; a tuple-like
+   class's (get<i>) is not followed: unknown. */
+void lw_bind_names(lw_fn *fn, CXCursor d, uint32_t id) {
+  binding_scan b = {0};
+  b.fn = fn;
+  b.id = id;
+  CXType t = clang_getCursorType(d);
+  b.by_ref = lw_type_is_reference(t);
+  b.whole = clang_getCanonicalType(clang_getNonReferenceType(t));
+  if (b.whole.kind == CXType_Record) clang_Type_visitFields(b.whole, collect_field, &b);
+  clang_visitChildren(d, bind_one, &b);
+}
+
+/* The place a structured binding names. */
+static int binding_place(lw_fn *fn, CXCursor decl, const lw_cmap_entry *e, lw_place *out) {
+  out->type = clang_getCursorType(decl);
+  out->path = lw_path_root(TC_ROOT_LOCAL, e->sym);
+  if (e->by_ref) out->path = lw_path_extend(fn, &out->path, (tc_elem){.kind = TC_ELEM_DEREF});
+  tc_elem el = e->field ? (tc_elem){.kind = TC_ELEM_FIELD, .field = e->field}
+                        : (tc_elem){.kind = TC_ELEM_INDEX, .index = (int64_t)e->binding - 1};
+  out->path = lw_path_extend(fn, &out->path, el);
+  if (lw_type_is_reference(out->type)) { /* a binding of a reference member: its referent */
+    out->path = lw_path_extend(fn, &out->path, (tc_elem){.kind = TC_ELEM_DEREF});
+    out->type = clang_getPointeeType(out->type);
+  }
+  out->path.spelling = lw_intern_cx(fn->u, clang_getCursorSpelling(decl));
+  return 1;
+}
+
 int lw_var_place(lw_fn *fn, CXCursor decl, lw_place *out) {
   enum CXCursorKind k = clang_getCursorKind(decl);
+  if (k == CXCursor_UnexposedDecl) {
+    lw_cmap_entry *b = lw_cmap_find(&fn->vars, decl);
+    return b && b->binding ? binding_place(fn, decl, b, out) : 0;
+  }
   if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl) return 0;
   out->type = clang_getCursorType(decl);
   lw_cmap_entry *e = lw_cmap_find(&fn->vars, decl);
@@ -903,7 +979,8 @@ static tc_opnd expr_impl(lw_fn *fn, CXCursor e, lw_mode mode) {
       return o;
     }
     case CXCursor_VarDecl:
-    case CXCursor_ParmDecl: {
+    case CXCursor_ParmDecl:
+    case CXCursor_UnexposedDecl: { /* an unexposed one: a structured binding */
       if (mode == LW_EFFECT) return none_opnd();
       lw_place p;
       if (!lw_var_place(fn, ref, &p)) return lw_opnd_unknown(type_of(fn, e));

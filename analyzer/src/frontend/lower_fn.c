@@ -29,6 +29,7 @@ void lw_fn_free(lw_fn *fn) {
   free(fn->locals);
   lw_cmap_free(&fn->vars);
   free(fn->jumps);
+  free(fn->dying);
   for (uint32_t i = 0; i < fn->n_switches; i++) free(fn->switches[i].cases);
   free(fn->switches);
   free(fn->labels);

@@ -41,6 +41,11 @@ typedef struct lw_cmap_entry {
   uint32_t value;
   tc_sym sym;
   int used;
+  /* a structured binding (fn->vars): 1 + its position; it names field `field` (0: element
+     binding - 1 of an array) of the object local `sym` holds (its referent when by_ref) */
+  uint32_t binding;
+  tc_sym field;
+  int by_ref;
 } lw_cmap_entry;
 
 typedef struct lw_cmap {
@@ -146,7 +151,14 @@ typedef struct lw_block {
 
 typedef struct lw_jump {
   uint32_t break_blk, continue_blk;
+  uint32_t dying_depth; /* fn->n_dying where the loop or switch began */
 } lw_jump;
+
+/* A local object whose destructor runs where its scope ends (C++, lower_dtor.c). */
+typedef struct lw_dying {
+  uint32_t local;
+  CXType type;
+} lw_dying;
 
 typedef struct lw_case {
   int64_t value;
@@ -196,6 +208,8 @@ struct lw_fn {
   lw_cmap vars; /* local / parameter declarations → root kind (value) and id (sym) */
   lw_jump *jumps;
   uint32_t n_jumps, cap_jumps;
+  lw_dying *dying; /* the locals with destructors in the scopes open here, oldest first */
+  uint32_t n_dying, cap_dying;
   lw_switch *switches;
   uint32_t n_switches, cap_switches;
   lw_label *labels;
@@ -272,6 +286,11 @@ int lw_place_of(lw_fn *fn, CXCursor e, lw_place *out);
 void lw_cond(lw_fn *fn, CXCursor e, uint32_t t, uint32_t f);
 /* The place a variable declaration or reference names (locals, parameters, globals). */
 int lw_var_place(lw_fn *fn, CXCursor decl, lw_place *out);
+/* A structured binding declaration (`auto [a, b] = e`; libclang shows an unexposed
+   declaration spelled "[a, b]" whose children are the bindings). */
+int lw_is_decomposition(CXCursor d);
+/* Registers the bindings of decomposition d, whose object is in local `id`. */
+void lw_bind_names(lw_fn *fn, CXCursor d, uint32_t id);
 /* The place base[index], base a (decayed) pointer value: ADDR(a) indexes a, PATH(p) *p. */
 int lw_index_place(lw_fn *fn, tc_opnd base, tc_opnd index, lw_place *out);
 
@@ -299,6 +318,12 @@ tc_opnd lw_new(lw_fn *fn, CXCursor e);
 void lw_field_defaults(lw_fn *fn, const lw_place *obj, const tc_sym *except, uint32_t n_except);
 /* The name a call of callee carries (qualified for the standard library's members). */
 tc_sym lw_callee_name(lw_unit *u, CXCursor callee);
+int lw_std_range_begin(lw_fn *fn, const lw_place *range, tc_srcloc loc, tc_path *it);
+/* Destructors at scope exits (lower_dtor.c). */
+void lw_note_dying(lw_fn *fn, uint32_t local, CXType type);
+/* Calls the destructors of the locals above depth, newest first, but local `spared` (a
+   returned object; UINT32_MAX none). They stay registered. */
+void lw_run_dtors(lw_fn *fn, uint32_t depth, uint32_t spared, tc_srcloc loc);
 /* Remembers a specialization a call names, to be lowered once the walk is done. */
 void lw_note_callee(lw_unit *u, CXCursor callee);
 /* Stores, in the object at obj, the overrider of each virtual member of its class (bases

@@ -17,6 +17,7 @@ static void push_jump(lw_fn *fn, uint32_t brk, uint32_t cont) {
   if (fn->n_jumps < fn->cap_jumps) {
     fn->jumps[fn->n_jumps].break_blk = brk;
     fn->jumps[fn->n_jumps].continue_blk = cont;
+    fn->jumps[fn->n_jumps].dying_depth = fn->n_dying;
   }
   fn->n_jumps++; /* out of memory: counted all the same, so that pops stay balanced (nothing
                     reads it: the lowering stops, lw_too_deep) */
@@ -55,14 +56,19 @@ static void local_decl(lw_fn *fn, CXCursor d) {
     e->value = TC_ROOT_LOCAL;
     e->sym = id;
   }
+  if (lw_is_decomposition(d)) lw_bind_names(fn, d, id);
   CXCursor init = clang_Cursor_getVarDeclInitializer(d);
-  if (clang_Cursor_isNull(init)) return;
+  if (clang_Cursor_isNull(init)) {
+    lw_note_dying(fn, id, clang_getCursorType(d));
+    return;
+  }
   lw_place p;
   p.path = lw_path_root(TC_ROOT_LOCAL, id);
   p.path.spelling = fn->locals[id].name;
   p.type = clang_getCursorType(d);
   if (lw_type_is_reference(p.type)) lw_bind_reference(fn, &p, init); /* auto &r = x: r = &x */
   else lw_init(fn, init, &p);
+  lw_note_dying(fn, id, p.type);
 }
 
 static void decl_stmt(lw_fn *fn, CXCursor s) {
@@ -71,7 +77,7 @@ static void decl_stmt(lw_fn *fn, CXCursor s) {
   lw_children(s, &ch);
   for (uint32_t i = 0; i < ch.n; i++) {
     enum CXCursorKind k = clang_getCursorKind(ch.v[i]);
-    if (k == CXCursor_VarDecl) local_decl(fn, ch.v[i]);
+    if (k == CXCursor_VarDecl || lw_is_decomposition(ch.v[i])) local_decl(fn, ch.v[i]);
     else if (k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl)
       lw_lower_decls(fn->u, ch.v[i]); /* a local class's member functions */
   }
@@ -352,6 +358,24 @@ static void case_stmt(lw_fn *fn, CXCursor s) {
     lw_stmt(fn, s);
 }
 
+/* Before a return, the destructors of every open scope's objects, the returned value taken
+   first: a local object returned by value is the result (its copy is elided, it does not
+   die); any other value read from a local is copied out before the destructors run. */
+static void returning_dies(lw_fn *fn, tc_opnd *v, tc_srcloc loc) {
+  uint32_t spared = UINT32_MAX;
+  if (v->kind == TC_OPND_PATH && v->path.root == TC_ROOT_LOCAL && v->path.n_elems == 0) {
+    spared = v->path.id;
+  } else if (v->kind == TC_OPND_PATH) {
+    tc_insn *in = lw_emit(fn, TC_I_ASSIGN, loc);
+    in->has_dst = 1;
+    in->dst = lw_temp(fn);
+    in->dst_type = v->type;
+    in->a = *v;
+    *v = lw_opnd_path(&in->dst, v->type);
+  }
+  lw_run_dtors(fn, 0, spared, loc);
+}
+
 static void return_stmt(lw_fn *fn, CXCursor s) {
   lw_cursors ch;
   lw_cursors_init(&ch);
@@ -360,6 +384,7 @@ static void return_stmt(lw_fn *fn, CXCursor s) {
   if (ch.n >= 1 && clang_isExpression(clang_getCursorKind(ch.v[ch.n - 1])))
     v = fn->ret_is_ref ? lw_addr_of(fn, ch.v[ch.n - 1]) : lw_expr(fn, ch.v[ch.n - 1], LW_VALUE);
   lw_cursors_free(&ch);
+  if (fn->n_dying) returning_dies(fn, &v, lw_loc(fn->u, s));
   lw_terminate(fn, TC_T_RETURN, v, lw_loc(fn->u, s));
 }
 
@@ -386,8 +411,67 @@ static void children_as_statements(lw_fn *fn, CXCursor s) {
 
 /* for (decl : range) body — over an array (or a std::array) of known size, an index loop (a hidden counter k
    from 0 to the size; decl is element k, or its address for a reference), so the engine
-   follows each iteration as in C; over anything else (a container) the loop runs any number
-   of times and decl is unknown. */
+   follows each iteration as in C; over anything else the loop runs any number of times, decl
+   being what the range's begin() gives for a standard-library container (rules/cxx.json:
+   any of its elements) and unknown otherwise. */
+/* Whether the body of a range-for writes its reference variable `var` (`p = moved;`,
+   `p.reset(q)`, `p += d`): each iteration then replaces the element it visits. */
+typedef struct var_write_scan {
+  CXCursor var;
+  int found;
+} var_write_scan;
+
+static int names_var(CXCursor e, CXCursor var) {
+  CXCursor s = lw_strip(e);
+  return clang_getCursorKind(s) == CXCursor_DeclRefExpr &&
+         clang_equalCursors(clang_getCursorReferenced(s), var);
+}
+
+static enum CXChildVisitResult find_var_write(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  var_write_scan *w = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  CXCursor first = clang_getNullCursor();
+  if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+    if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign) {
+      lw_cursors ch;
+      lw_cursors_init(&ch);
+      lw_children(c, &ch);
+      if (ch.n) first = ch.v[0];
+      lw_cursors_free(&ch);
+    }
+  } else if (k == CXCursor_CallExpr) {
+    CXCursor ref = clang_getCursorReferenced(c);
+    int mutating = clang_getCursorKind(ref) == CXCursor_CXXMethod && !clang_CXXMethod_isConst(ref);
+    if (mutating && clang_Cursor_getNumArguments(c) >= 1 &&
+        clang_getCursorKind(clang_getCursorSemanticParent(ref)) != CXCursor_Namespace) {
+      CXString sp = clang_getCursorSpelling(ref);
+      int op = strncmp(clang_getCString(sp), "operator", 8) == 0;
+      clang_disposeString(sp);
+      if (op) first = clang_Cursor_getArgument(c, 0); /* p = x as an operator call */
+    }
+    if (mutating && clang_Cursor_isNull(first)) { /* p.reset(x): the member call's object */
+      lw_cursors ch;
+      lw_cursors_init(&ch);
+      lw_children(c, &ch);
+      if (ch.n && clang_getCursorKind(ch.v[0]) == CXCursor_MemberRefExpr) {
+        lw_cursors obj;
+        lw_cursors_init(&obj);
+        lw_children(ch.v[0], &obj);
+        if (obj.n) first = obj.v[0];
+        lw_cursors_free(&obj);
+      }
+      lw_cursors_free(&ch);
+    }
+  }
+  if (!clang_Cursor_isNull(first) && names_var(first, w->var)) {
+    w->found = 1;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
 static void range_for(lw_fn *fn, CXCursor s) {
   lw_cursors ch;
   lw_cursors_init(&ch);
@@ -399,7 +483,8 @@ static void range_for(lw_fn *fn, CXCursor s) {
   }
   CXCursor body = ch.v[ch.n - 1], range = ch.v[ch.n - 2], var = clang_getNullCursor();
   for (uint32_t i = 0; i + 2 < ch.n; i++) {
-    if (clang_getCursorKind(ch.v[i]) == CXCursor_VarDecl) var = ch.v[i];
+    if (clang_getCursorKind(ch.v[i]) == CXCursor_VarDecl || lw_is_decomposition(ch.v[i]))
+      var = ch.v[i];
     else lw_stmt(fn, ch.v[i]); /* C++20's init-statement */
   }
   lw_cursors_free(&ch);
@@ -418,6 +503,8 @@ static void range_for(lw_fn *fn, CXCursor s) {
                                                                     .field = elems});
   }
   int by_index = have_range && (lw_type_is_array(rt) || size >= 0);
+  tc_path it; /* a standard container: the iterator's element, per rules/cxx.json */
+  int by_iterator = have_range && !by_index && lw_std_range_begin(fn, &rp, loc, &it);
   tc_type int_ty = {0};
   int_ty.cls = TC_TY_INT;
   int_ty.name = tc_intern(u->prog, "long");
@@ -453,6 +540,7 @@ static void range_for(lw_fn *fn, CXCursor s) {
       e->value = TC_ROOT_LOCAL;
       e->sym = id;
     }
+    if (lw_is_decomposition(var)) lw_bind_names(fn, var, id);
     tc_path vp = lw_path_root(TC_ROOT_LOCAL, id);
     vp.spelling = fn->locals[id].name;
     CXType vt = clang_getCursorType(var);
@@ -464,6 +552,11 @@ static void range_for(lw_fn *fn, CXCursor s) {
       }
       tc_path ep = lw_path_extend(fn, &rp.path, ix);
       tc_opnd v = lw_opnd_path(&ep, lw_type(u, et));
+      if (lw_type_is_reference(vt)) v.kind = TC_OPND_ADDR;
+      lw_assign(fn, &vp, vt, v, loc);
+    } else if (by_iterator) {
+      tc_path ep = lw_path_extend(fn, &it, (tc_elem){.kind = TC_ELEM_DEREF});
+      tc_opnd v = lw_opnd_path(&ep, lw_type(u, clang_getNonReferenceType(vt)));
       if (lw_type_is_reference(vt)) v.kind = TC_OPND_ADDR;
       lw_assign(fn, &vp, vt, v, loc);
     } else {
@@ -484,6 +577,18 @@ static void range_for(lw_fn *fn, CXCursor s) {
   }
   lw_goto(fn, head, loc);
   lw_set_cur(fn, exit);
+  if (by_iterator && !clang_Cursor_isNull(var) && lw_type_is_reference(clang_getCursorType(var))) {
+    /* the loop replaced the elements it visited: the container's summary holds old and new
+       values together, so after the loop what it holds is unknown */
+    var_write_scan w = {var, 0};
+    clang_visitChildren(body, find_var_write, &w);
+    if (w.found) {
+      tc_insn *in = lw_emit(fn, TC_I_HAVOC, loc);
+      in->has_dst = 1;
+      in->dst = rp.path;
+      in->dst_type = lw_type(u, rp.type);
+    }
+  }
 }
 
 /* try { … } catch (…) { … }: the try block, or any handler from the state the try began
@@ -526,6 +631,12 @@ static void try_stmt(lw_fn *fn, CXCursor s) {
   lw_set_cur(fn, join);
 }
 
+/* Where a block ends: its closing brace. */
+static tc_srcloc block_end(lw_unit *u, CXCursor s) {
+  CXSourceLocation end = clang_getRangeEnd(clang_getCursorExtent(s));
+  return lw_loc_range(u, clang_getRange(end, end));
+}
+
 static void stmt_impl(lw_fn *fn, CXCursor s) {
   enum CXCursorKind k = clang_getCursorKind(s);
   if (clang_isExpression(k)) {
@@ -533,9 +644,13 @@ static void stmt_impl(lw_fn *fn, CXCursor s) {
     return;
   }
   switch ((int)k) {
-  case CXCursor_CompoundStmt:
+  case CXCursor_CompoundStmt: {
+    uint32_t mark = fn->n_dying;
     children_as_statements(fn, s);
+    lw_run_dtors(fn, mark, UINT32_MAX, block_end(fn->u, s));
+    fn->n_dying = mark;
     return;
+  }
   case CXCursor_DeclStmt:
     decl_stmt(fn, s);
     return;
@@ -562,12 +677,15 @@ static void stmt_impl(lw_fn *fn, CXCursor s) {
     case_stmt(fn, s);
     return;
   case CXCursor_BreakStmt:
-    if (fn->n_jumps && fn->jumps[fn->n_jumps - 1].break_blk != LW_NONE)
+    if (fn->n_jumps && fn->jumps[fn->n_jumps - 1].break_blk != LW_NONE) {
+      lw_run_dtors(fn, fn->jumps[fn->n_jumps - 1].dying_depth, UINT32_MAX, lw_loc(fn->u, s));
       lw_goto(fn, fn->jumps[fn->n_jumps - 1].break_blk, lw_loc(fn->u, s));
+    }
     return;
   case CXCursor_ContinueStmt: {
     for (uint32_t i = fn->n_jumps; i-- > 0;) {
       if (fn->jumps[i].continue_blk != LW_NONE) {
+        lw_run_dtors(fn, fn->jumps[i].dying_depth, UINT32_MAX, lw_loc(fn->u, s));
         lw_goto(fn, fn->jumps[i].continue_blk, lw_loc(fn->u, s));
         break;
       }

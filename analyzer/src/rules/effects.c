@@ -12,13 +12,15 @@ typedef struct effect_row {
   const char *key[2];
   size_t field[2];
   int required[2];
+  const char *name_key; /* an optional key naming a field (tc_effect.field), or NULL */
 } effect_row;
 
 static const effect_row effect_rows[] = {
-#define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2)     \
+#define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2, name_key)     \
   [TC_EFFECT_##E] = {{key1, key2},                                             \
                      {offsetof(tc_effect, slot1), offsetof(tc_effect, slot2)}, \
-                     {required1, required2}},
+                     {required1, required2},                                   \
+                     name_key},
 #include "rules/rules.def"
 #undef TC_EFFECT
 };
@@ -26,7 +28,7 @@ static const effect_row effect_rows[] = {
 #define N_EFFECT_ROWS (sizeof effect_rows / sizeof effect_rows[0])
 
 static const char *const effect_names[N_EFFECT_ROWS] = {
-#define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2) [TC_EFFECT_##E] = #name,
+#define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2, name_key) [TC_EFFECT_##E] = #name,
 #include "rules/rules.def"
 #undef TC_EFFECT
 };
@@ -51,7 +53,8 @@ int rules_parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_e
   }
   const effect_row *row = &effect_rows[k];
   out->kind = (tc_effect_kind)k;
-  const char *keys[3] = {row->key[0], row->key[1], NULL};
+  const char *keys[4] = {row->key[0], row->key[1], row->name_key, NULL};
+  if (!keys[1]) keys[1] = row->name_key, keys[2] = NULL;
   for (int i = 0; i < 2; i++)
     if (row->key[i] && !row->required[i]) *effect_field(out, row->field[i]) = -1;
   char what[64];
@@ -61,5 +64,14 @@ int rules_parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_e
     if (rules_get_arg(L, body, row->key[i], bat, n_params, row->required[i],
                       effect_field(out, row->field[i])) < 0)
       return -1;
+  if (row->name_key && cJSON_GetObjectItemCaseSensitive(body, row->name_key)) {
+    const char *f = tc_json_string(&L->j, body, row->name_key, bat, 1, what);
+    if (!f) return -1;
+    if (strlen(f) >= sizeof out->field) {
+      tc_json_fail(&L->j, bat, "\"%s\": field name \"%s\" is too long", row->name_key, f);
+      return -1;
+    }
+    memcpy(out->field, f, strlen(f) + 1);
+  }
   return 0;
 }

@@ -58,6 +58,7 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
                                   "tensor_fields",
                                   "fixes",
                                   "function_families",
+                                  "failed_calls_return_null",
                                   NULL};
   if (!cJSON_IsObject(root)) {
     tc_json_fail(&L->j, 0, "a rules file must be a JSON object");
@@ -94,6 +95,9 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
     L->r->view_src_field = slots[2];
     if (bad) return -1;
   }
+  if (tc_json_bool(&L->j, root, "failed_calls_return_null", 0, &L->r->failed_calls_return_null) <
+      0)
+    return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "rules")) && rules_parse_rule_metas(L, x))
     return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "fixes")) && rules_parse_fixes(L, x)) return -1;

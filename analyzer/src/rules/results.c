@@ -237,6 +237,32 @@ static int parse_one_of_array(loader *L, const cJSON *c, size_t at, int n_params
   return rules_get_arg(L, c, "count_arg", at, n_params, 1, &res->arg2) < 0 ? -1 : 0;
 }
 
+/* "element_of_arg": I, or {"arg": I, "field": F, "lookup": B}: the address of the elements of
+   the container argument I points to, or of their field F (a map's mapped value, "second");
+   lookup: the one element a key picks. */
+static int parse_element_of(loader *L, const cJSON *res_obj, const cJSON *c, size_t at,
+                            int n_params, tc_result_spec *res) {
+  if (cJSON_IsNumber(c))
+    return rules_get_arg(L, res_obj, c->string, at, n_params, 1, &res->arg) < 0 ? -1 : 0;
+  static const char *const k[] = {"arg", "field", "lookup", NULL};
+  if (!cJSON_IsObject(c)) {
+    tc_json_fail(&L->j, at, "\"element_of_arg\" is an argument index or an object");
+    return -1;
+  }
+  if (tc_json_only_keys(&L->j, c, at, "an \"element_of_arg\" result", k)) return -1;
+  if (rules_get_arg(L, c, "arg", at, n_params, 1, &res->arg) < 0) return -1;
+  if (tc_json_bool(&L->j, c, "lookup", at, &res->elem_lookup) < 0) return -1;
+  if (!cJSON_GetObjectItemCaseSensitive(c, "field")) return 0;
+  const char *f = tc_json_string(&L->j, c, "field", at, 1, "an \"element_of_arg\" result");
+  if (!f) return -1;
+  if (strlen(f) >= sizeof res->elem_field) {
+    tc_json_fail(&L->j, at, "field name \"%s\" is too long", f);
+    return -1;
+  }
+  memcpy(res->elem_field, f, strlen(f) + 1);
+  return 0;
+}
+
 /* How a result key's value is read (rules.def's TC_RESULT shapes). */
 typedef enum result_shape {
   RESULT_DEVICE,
@@ -245,7 +271,8 @@ typedef enum result_shape {
   RESULT_ARG,
   RESULT_ARG_PAIR,
   RESULT_ONE_OF,
-  RESULT_ONE_OF_ARRAY
+  RESULT_ONE_OF_ARRAY,
+  RESULT_ELEMENT
 } result_shape;
 
 static const result_shape result_rows[] = {
@@ -292,6 +319,8 @@ int rules_parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params,
       return parse_one_of(L, c, cat, res);
     case RESULT_ONE_OF_ARRAY:
       return parse_one_of_array(L, c, cat, n_params, res);
+    case RESULT_ELEMENT:
+      return parse_element_of(L, res_obj, c, cat, n_params, res);
     case RESULT_ARG_PAIR: {
       int args[TC_RULES_MAX_ARGS], n = 0;
       if (rules_get_arg_list(L, res_obj, c->string, at, n_params, args, &n, 2)) return -1;

@@ -80,6 +80,9 @@ typedef enum tc_dev_src {
   TC_DEV_BACKEND_ARG  /* backend from an int arg */
 } tc_dev_src;
 
+/* The longest field name an element result or a store effect may name. */
+#define TC_RULES_FIELD_MAX 32
+
 typedef struct tc_result_spec {
   tc_result_kind what;
   /* DEVICE */
@@ -117,18 +120,22 @@ typedef struct tc_result_spec {
      TC_TAGF_UNKNOWN); ONE_OF_ARRAY: arg is the array, arg2 its count */
   int32_t one_of_backend[TC_RULES_MAX_ARGS], one_of_ordinal[TC_RULES_MAX_ARGS];
   int n_one_of;
+  /* ELEMENT_OF: the field of each element it addresses ("" the elements themselves), and
+     whether it is the one element a key picks (unknown when they differ) */
+  char elem_field[TC_RULES_FIELD_MAX];
+  int elem_lookup;
 } tc_result_spec;
 
 /* What a function does to memory through its pointer arguments. */
 /* What a function does to memory through its pointer arguments, numbered from 1. */
 enum {
-#define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2) TC_EFFECT_ROW_##E,
+#define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2, name_key) TC_EFFECT_ROW_##E,
 #include "rules/rules.def"
 #undef TC_EFFECT
   TC_EFFECT_ROWS
 };
 typedef enum tc_effect_kind {
-#define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2) \
+#define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2, name_key) \
   TC_EFFECT_##E = TC_EFFECT_ROW_##E + 1,
 #include "rules/rules.def"
 #undef TC_EFFECT
@@ -138,7 +145,8 @@ typedef struct tc_effect {
   tc_effect_kind kind;
   int arg;  /* COPY: to; FILL, WRITES: the pointer; PLACE: the device's handle */
   int arg2; /* COPY: from; FILL: the value; BIND_CONTEXT: the device's handle; RECORD, PLACE:
-               the tensor */
+               the tensor; STORE: the value's address */
+  char field[TC_RULES_FIELD_MAX]; /* STORE: the field of the elements it writes, "" none */
 } tc_effect;
 
 typedef struct tc_api_fn {
@@ -215,6 +223,8 @@ struct tc_rules {
      (NULL when the tensor is in no buffer); NULL when the API has none */
   char *data_field, *buffer_field;
   char *view_src_field; /* a tensor's view source: NULL or a tensor placed where it is */
+  /* a pointer a call whose check fails returns is NULL (dt: the failed call returns NULL) */
+  int failed_calls_return_null;
   char *rule_ids[TC_RULE_COUNT];
   char *messages[TC_MSG_COUNT];
   tc_api_fn *fns;
