@@ -6,8 +6,8 @@
 #         g++, git, and Node.js with Microsoft's SARIF validator (npm ci in tests/report)
 set -e
 what=${1:-test}
-PKGS="cmake make gcc libc6-dev pkg-config python3 libclang-19-dev clang-19 libcjson-dev libopenblas-dev libcmocka-dev"
-[ "$what" = test ] && PKGS="$PKGS g++ git neovim libclang-rt-19-dev csmith libcsmith-dev valgrind"
+PKGS="cmake make gcc g++ libc6-dev pkg-config python3 libclang-19-dev clang-19 libcjson-dev libopenblas-dev"
+[ "$what" = test ] && PKGS="$PKGS libcmocka-dev git neovim libclang-rt-19-dev csmith libcsmith-dev valgrind"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
