@@ -19,6 +19,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -71,6 +72,20 @@ def make_root():
     shutil.copy("/etc/resolv.conf", os.path.join(root, "etc", "resolv.conf"))
 
 
+# This machine's way to the network, which a fresh install on it would be given too: its proxy
+# settings, and the extra certificate authorities it gives Node.js (a TLS-inspecting proxy's).
+PROXY_VARS = ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
+NETWORK_ENV = {v: os.environ[v] for v in PROXY_VARS if v in os.environ}
+
+
+def carry_network_settings():
+    extra_ca = os.environ.get("NODE_EXTRA_CA_CERTS")
+    if extra_ca and os.path.isfile(extra_ca):
+        os.makedirs(os.path.join(root, "etc", "ssl"), exist_ok=True)
+        shutil.copy(extra_ca, os.path.join(root, "etc", "ssl", "host-extra-ca.crt"))
+        NETWORK_ENV["NODE_EXTRA_CA_CERTS"] = "/etc/ssl/host-extra-ca.crt"
+
+
 def copy_checkout():
     """The working tree as a clone of it holds it: tracked and untracked files that git does not
     ignore (every file outside build folders and node_modules when there is no git)."""
@@ -93,9 +108,6 @@ def copy_checkout():
     host("tar", "-C", dest, "-xf", os.path.join(work, "checkout.tar"))
 
 
-MOUNTS = []
-
-
 def mount_all():
     """proc, dev, and the caches kept between runs (apt's downloaded packages, npm's cache)."""
     for kind, what, where in (("proc", "proc", "proc"), ("rbind", "/dev", "dev"),
@@ -108,13 +120,30 @@ def mount_all():
         else:
             os.makedirs(what, exist_ok=True)
             host("mount", "--" + kind, what, target)
-        MOUNTS.append(target)
+
+
+def mounts_under(path):
+    """Mount points at or below PATH, deepest first (from /proc/mounts; octal escapes decoded)."""
+    with open("/proc/mounts") as f:
+        points = [re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[1])
+                  for line in f]
+    return sorted((p for p in points if p == path or p.startswith(path + "/")), reverse=True)
 
 
 def unmount_all():
-    for target in reversed(MOUNTS):
-        subprocess.run(["umount", "-R", target], check=False)
-    MOUNTS.clear()
+    """Every mount under the root, this run's or a killed run's: a root is never deleted while
+    /dev is bound into it (that would delete the machine's own /dev)."""
+    for target in mounts_under(root):
+        if subprocess.run(["umount", target], check=False).returncode != 0:
+            subprocess.run(["umount", "-l", target], check=False)
+    left = mounts_under(root)
+    if left:
+        raise SystemExit("cannot unmount %s: the root is kept" % ", ".join(left))
+
+
+def remove_root():
+    unmount_all()
+    shutil.rmtree(root, ignore_errors=True)
 
 
 def chroot(script, cwd=CHECKOUT, user=None, env=None, timeout=3600, name="command"):
@@ -122,7 +151,7 @@ def chroot(script, cwd=CHECKOUT, user=None, env=None, timeout=3600, name="comman
     stdout and stderr together, as a terminal shows them. The output is logged under logs/."""
     argv = ["chroot"] + (["--userspec=" + user] if user else []) + [root, "/usr/bin/env", "-i",
             "HOME=" + HOME, "PATH=" + PATH, "TERM=dumb", "USER=" + (user or "root").split(":")[0]]
-    argv += ["%s=%s" % kv for kv in (env or {}).items()]
+    argv += ["%s=%s" % kv for kv in dict(NETWORK_ENV, **(env or {})).items()]
     argv += ["/bin/sh", "-c", "cd %s && %s" % (shlex.quote(cwd), script)]
     start = time.time()
     try:
@@ -353,7 +382,10 @@ def run_nvim(block, cwd):
 
 
 def main():
-    shutil.rmtree(root, ignore_errors=True)
+    # ctest's timeout, ^C: unmount on the way out
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, lambda n, _: sys.exit(128 + n))
+    remove_root()
     os.makedirs(logs, exist_ok=True)
     for f in os.listdir(logs):
         os.unlink(os.path.join(logs, f))
@@ -365,6 +397,7 @@ def main():
         sys.exit("README.md must mark exactly one quick start block (found %d)" % len(quick))
     start = time.time()
     make_root()
+    carry_network_settings()
     copy_checkout()
     mount_all()
     try:
@@ -395,7 +428,7 @@ def main():
     if failures:
         print("%d failure(s); the root is kept in %s, the logs in %s" % (len(failures), root, logs))
         return 1
-    shutil.rmtree(root)
+    remove_root()
     return 0
 
 
