@@ -14,7 +14,8 @@ WORK_DIR keeps the bare root as a tarball (bookworm-minbase.tar) and the apt and
 between runs; the root itself is WORK_DIR/root, removed when the test passes. CTEST_ARGS go to
 the quick start's test command (QUICKSTART_CTEST_ARGS); empty runs the whole suite there.
 Needs root, debootstrap, chroot and the network to the Debian and npm registries (CMake only
-registers the test where they are)."""
+registers the test where they are). To debug the docs' blocks, FRESH_REUSE_ROOT=1 reruns them
+(not the quick start) in the root a failed run kept, with the checkout's docs copied in again."""
 import os
 import re
 import shlex
@@ -385,7 +386,9 @@ def main():
     # ctest's timeout, ^C: unmount on the way out
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda n, _: sys.exit(128 + n))
-    remove_root()
+    reuse = os.environ.get("FRESH_REUSE_ROOT") == "1" and os.path.isdir(root + CHECKOUT)
+    if not reuse:
+        remove_root()
     os.makedirs(logs, exist_ok=True)
     for f in os.listdir(logs):
         os.unlink(os.path.join(logs, f))
@@ -396,12 +399,18 @@ def main():
     if len(quick) != 1:
         sys.exit("README.md must mark exactly one quick start block (found %d)" % len(quick))
     start = time.time()
-    make_root()
+    if reuse:
+        unmount_all()
+        for doc in DOCS:
+            shutil.copy(os.path.join(src, doc), root + CHECKOUT + "/" + doc)
+    else:
+        make_root()
+        copy_checkout()
     carry_network_settings()
-    copy_checkout()
     mount_all()
     try:
-        run_quickstart(quick[0])
+        if not reuse:
+            run_quickstart(quick[0])
         for index, block in enumerate(all_blocks):
             if block.kind == "quickstart":
                 continue
