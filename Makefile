@@ -16,7 +16,7 @@ deps:
 	@sh scripts/install-deps.sh test
 
 configure: deps
-	cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD_DIR) -DTC_BUILD_TESTS=ON -DTC_BUILD_BENCH=ON $(CMAKE_FLAGS)
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)

@@ -4,8 +4,8 @@
 # with the same rule when it runs anyway, then one tagcheck run over the whole bundled corpus
 # summed up per rule against the programs' annotations, and where to go next.
 set -eu
-BUILD_DIR=${1:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD_DIR=$(cd "${1:-build}" && pwd)
 TAGCHECK="$BUILD_DIR/bin/tagcheck"
 command -v tagcheck >/dev/null 2>&1 && TAGCHECK=tagcheck # the installed one, when installed
 if ! "$TAGCHECK" --version >/dev/null 2>&1; then
@@ -18,12 +18,12 @@ HEADLINE=corpus/autodiff/from_inner_wrong_backend_bug.c
 
 echo
 echo "== Before it runs: tagcheck $HEADLINE"
-(cd "$TOP" && "$TAGCHECK" --no-cache -q "$HEADLINE" -- -I"$TOP/runtime/include") || true
+(cd "$TOP" && "$TAGCHECK" --no-cache "$HEADLINE") || true
 
 echo
 echo "== When it runs anyway: the runtime stops at the same line, with the same rule"
-cc -std=c11 -I"$TOP/runtime/include" "$TOP/$HEADLINE" -o "$WORK/headline" \
-  -L"$BUILD_DIR/lib" -Wl,-rpath,"$BUILD_DIR/lib" -ldt 2> "$WORK/cc.log" ||
+(cd "$TOP" && cc -std=c11 -Iruntime/include "$HEADLINE" -o "$WORK/headline" \
+  -L"$BUILD_DIR/lib" -Wl,-rpath,"$BUILD_DIR/lib" -ldt) 2> "$WORK/cc.log" ||
   { echo "demo.sh: cc failed (see $WORK/cc.log)" >&2; exit 1; }
 (cd "$TOP" && "$WORK/headline" 2>&1 | sed -n '1p') 2>/dev/null || true
 
@@ -35,6 +35,7 @@ echo "   must stop at each annotated line with that rule, and clean programs mus
 
 echo
 echo "== Next"
+echo "  try a project:  cd examples/train && cmake -S . -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON && tagcheck -p build"
 echo "  your project:   tagcheck -p build              (a compile_commands.json in build/)"
 echo "  one finding:    tagcheck -p build src/train.c  (its whole program, what touches the file)"
 echo "  CI and SARIF:   docs/ci.md      editors: docs/editors.md      other APIs: docs/rules.md"

@@ -17,12 +17,17 @@ sys.path.insert(0, os.path.join(root, "tests", "corpus"))
 import corpus  # noqa: E402  (the corpus driver: discovery, annotations, comparison)
 
 corpus.TAG_RULES = corpus.load_tag_rules(os.path.join(root, "runtime", "include", "dt", "rules.def"))
-groups = collections.defaultdict(list)  # tagcheck-args -> programs
+groups = collections.defaultdict(list)  # (tagcheck-args, C++?) -> programs
 for name, proot, files in corpus.discover(os.path.join(root, "corpus")):
     prog = corpus.Program(name, proot, files)
-    groups[prog.directives.get("tagcheck-args", "")].append(prog)
+    groups[(prog.directives.get("tagcheck-args", ""), prog.is_cxx)].append(prog)
 expectations, findings, files = [], [], 0
-for k, (args, progs) in enumerate(sorted(groups.items())):
+for k, ((args, cxx), progs) in enumerate(sorted(groups.items())):
+    # as the corpus driver analyzes them: C11, or C++17 with the standard library's rules
+    compiler, std = ("c++", "-std=c++17") if cxx else ("cc", "-std=c11")
+    rules = ["--rules", os.path.join(root, "rules", "dt.json")]
+    if cxx:
+        rules += ["--rules", os.path.join(root, "rules", "cxx.json")]
     db_dir = os.path.join(work, "corpus-db-%d" % k)
     os.makedirs(db_dir, exist_ok=True)
     entries = []
@@ -30,17 +35,18 @@ for k, (args, progs) in enumerate(sorted(groups.items())):
         expectations += prog.expectations
         for src in prog.sources:
             d = os.path.dirname(src)
+            project = ["-I" + os.path.realpath(prog.root)] if prog.is_project else []
             entries.append({"directory": d, "file": src,
-                            "arguments": ["cc", "-std=c11", "-I" + d,
-                                          "-I" + os.path.join(root, "runtime", "include"), "-c", src]})
+                            "arguments": [compiler, std, "-I" + os.path.join(root, "runtime", "include")]
+                            + project + ["-c", src]})
     files += len(entries)
     with open(os.path.join(db_dir, "compile_commands.json"), "w") as f:
         json.dump(entries, f)
     report = os.path.join(db_dir, "report.json")
-    p = subprocess.run([tagcheck, "-p", db_dir, "-q", "--root", root, "--format", "json", "-o",
-                        report, *shlex.split(args)], capture_output=True, text=True)
+    p = subprocess.run([tagcheck, "-p", db_dir, "-q", "--root", root, *rules, "--format", "json",
+                        "-o", report, *shlex.split(args)], capture_output=True, text=True)
     if p.returncode not in (0, 1):
-        sys.exit("demo_summary: tagcheck exited %d: %s" % (p.returncode, p.stderr))
+        sys.exit("demo_summary: tagcheck exited %d (report: %s): %s" % (p.returncode, report, p.stderr))
     with open(report) as f:
         findings += [x for x in corpus.parse_findings(json.load(f), root) if not x.suppressed]
 matched, level_mismatch, missing, unexpected = corpus.compare(expectations, findings)

@@ -1,13 +1,14 @@
 #!/bin/sh
 # scripts/install-deps.sh [demo|test] — installs the Debian 12 packages that are missing (as
 # root or with sudo), only what the purpose needs:
-#   demo  what building tagcheck and libdt and running the demo need
-#   test  that plus what the test suite needs (the default): fuzzing, valgrind, csmith, Neovim,
-#         g++, git, and Node.js with Microsoft's SARIF validator (npm ci in tests/report)
+#   demo  what building tagcheck and libdt and running the demo need (g++ for the C++ standard
+#         library headers of the C++ corpus programs the demo analyzes); no Node.js
+#   test  that plus what the test suite needs (the default): cmocka, fuzzing, valgrind, csmith,
+#         Neovim, git, and Node.js with Microsoft's SARIF validator (npm ci in tests/report)
 set -e
 what=${1:-test}
-PKGS="cmake make gcc libc6-dev pkg-config python3 libclang-19-dev clang-19 libcjson-dev libopenblas-dev libcmocka-dev"
-[ "$what" = test ] && PKGS="$PKGS g++ git neovim libclang-rt-19-dev csmith libcsmith-dev valgrind"
+PKGS="cmake make gcc g++ libc6-dev pkg-config python3 libclang-19-dev clang-19 libcjson-dev libopenblas-dev"
+[ "$what" = test ] && PKGS="$PKGS libcmocka-dev git neovim libclang-rt-19-dev csmith libcsmith-dev valgrind"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -36,12 +36,14 @@ int main(void) {
   dt_set_error_mode(DT_ERRORS_RETURN);
   if (dt_backend_available(DT_BACKEND_SIM)) {
     dt_tensor *on_sim = dt_to_device(x, dt_sim(0));
+    // tagcheck: ignore[backend-mismatch] the tour shows the runtime catching it
     dt_tensor *bad = dt_add(x, on_sim);
     printf("dt_add(cpu, sim:0) -> %s, status %d (%s)\n  %s\n", bad ? "a tensor" : "NULL",
            (int)dt_last_status(), dt_status_rule_id(dt_last_status()), dt_last_error());
     dt_free(on_sim);
   }
   dt_tensor *ints = dt_from_ints(cpu, (const int64_t[]){1, 2, 3}, 1, (const int64_t[]){3});
+  // tagcheck: ignore[kind-mismatch] the tour shows the runtime catching it
   dt_tensor *mixed = dt_add(bias, ints);
   printf("dt_add(float, int) -> %s, status %d (%s)\n  %s\n", mixed ? "a tensor" : "NULL",
          (int)dt_last_status(), dt_status_rule_id(dt_last_status()), dt_last_error());
