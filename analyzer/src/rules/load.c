@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/file.h"
 #include "base/path.h"
@@ -166,9 +167,48 @@ static int loaded(const tc_rules *r, const char *path) {
   return found;
 }
 
+#ifndef TC_DEFAULT_RULES_INSTALLED
+#define TC_DEFAULT_RULES_INSTALLED ""
+#endif
+#ifndef TC_DEFAULT_RULES_BUILD
+#define TC_DEFAULT_RULES_BUILD ""
+#endif
+
+/* An included file: next to the file that includes it, else in the folder of the bundled
+   rules (installed, then the source tree's), so that a copy of rules/dt.json still finds
+   rules/libc.json. The first of those that exists, or the first when none does. */
+static char *find_include(const char *name, const char *dir) {
+  char *path = tc_path_absolute(name, dir);
+  const char *bundled[2] = {TC_DEFAULT_RULES_INSTALLED, TC_DEFAULT_RULES_BUILD};
+  for (int i = 0; path && name[0] != '/' && access(path, R_OK) != 0 && i < 2; i++) {
+    if (!bundled[i][0]) continue;
+    char *bdir = tc_path_dir_of(bundled[i]);
+    char *alt = bdir ? tc_path_absolute(name, bdir) : NULL;
+    free(bdir);
+    if (alt && access(alt, R_OK) == 0) {
+      free(path);
+      return alt;
+    }
+    free(alt);
+  }
+  return path;
+}
+
+/* An included file could not be loaded: the error names the including file and its
+   "include" (at offset at of text), then what went wrong in the included one. */
+static void include_failed(loader *L, const char *text, const char *file, size_t at) {
+  if (!L->j.err || !L->j.err_len) return;
+  char inner[512];
+  snprintf(inner, sizeof inner, "%s", L->j.err[0] ? L->j.err : "out of memory");
+  unsigned line, col;
+  tc_json_line_col(text, at, &line, &col);
+  snprintf(L->j.err, L->j.err_len, "%s:%u:%u: \"include\": %s", file, line, col, inner);
+}
+
 /* "include": [FILE, …]: the rules files this one is layered on (rules/libc.json), relative to
    its folder, loaded before it unless loaded already. */
-static int load_includes(loader *L, const cJSON *inc, const char *file, twin_spec *tw, int depth) {
+static int load_includes(loader *L, const cJSON *inc, const char *text, const char *file,
+                         twin_spec *tw, int depth) {
   size_t at = tc_json_locate(&L->j, "include", NULL);
   if (!cJSON_IsArray(inc)) {
     tc_json_fail(&L->j, at, "\"include\" must be a list of rules file names");
@@ -186,9 +226,10 @@ static int load_includes(loader *L, const cJSON *inc, const char *file, twin_spe
       rc = -1;
       break;
     }
-    char *path = tc_path_absolute(x->valuestring, dir);
+    char *path = find_include(x->valuestring, dir);
     if (!path) rc = -1;
-    else if (!loaded(L->r, path)) rc = load_file(L, path, tw, depth + 1);
+    else if (!loaded(L->r, path) && (rc = load_file(L, path, tw, depth + 1)) != 0)
+      include_failed(L, text, file, at);
     free(path);
   }
   free(dir);
@@ -207,7 +248,7 @@ static int load_text(loader *L, const char *text, const char *file, twin_spec *t
     return -1;
   }
   const cJSON *inc = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "include") : NULL;
-  int rc = inc ? load_includes(L, inc, file, tw, depth) : 0;
+  int rc = inc ? load_includes(L, inc, text, file, tw, depth) : 0;
   L->j.text = text; /* again: an included file was being read */
   L->j.file = file;
   if (rc == 0) rc = parse_file(L, root, tw);
