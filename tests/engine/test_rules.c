@@ -46,6 +46,8 @@ static void test_bundled_rules(void **state) {
   const char *p = TC_DEFAULT_RULES_BUILD;
   tc_rules *r = tc_rules_load(&p, 1, err, sizeof err);
   assert_non_null(r);
+  assert_non_null(tc_rules_find(r, "malloc")); /* rules/libc.json, which dt.json includes */
+  assert_int_equal(r->n_files, 2);
   assert_int_equal(r->n_backends, 3);
   assert_int_equal(r->n_kinds, 3);
   assert_int_equal(tc_rules_backend_by_value(r, 2), tc_rules_backend_by_name(r, "sim"));
@@ -413,6 +415,75 @@ static void test_merge_files(void **state) {
   free(base);
 }
 
+/* A rules file layered on another ("include", relative to its folder, each file loaded once),
+   a description that "extends" the one below it, and rule slots and device types required only
+   where a check in use needs them. */
+static void test_layers(void **state) {
+  (void)state;
+  char err[512];
+  const char *layer =
+      "{\"tagcheck_rules\": 1, \"library_functions\": {\"cp\": {\"params\": 3, \"effects\": "
+      "[{\"copy\": {\"to_arg\": 0, \"from_arg\": 1}}], \"result\": {\"same_as_arg\": 0}}}}\n";
+  char *pl = eh_write_temp("layer.json", layer); /* in a folder of its own: named absolute */
+  char api[1024];
+  snprintf(api, sizeof api,
+           "{\"tagcheck_rules\": 1, \"include\": [\"%s\", \"%s\"],\n"
+           " \"tensor_types\": [\"ten\"], \"tensor_fields\": {\"data\": \"data\"},\n"
+           " \"backends\": [{\"name\": \"host\", \"value\": 1}], \"kinds\": [{\"name\": \"f\", "
+           "\"value\": 1}],\n"
+           " \"rule_ids\": {\"kind_mismatch\": \"kind-mismatch\", \"host_access\": "
+           "\"backend-mismatch\"},\n"
+           " \"functions\": {\"cp\": {\"extends\": true, \"checks\": [{\"check\": \"host_pointer\", "
+           "\"arg\": 0}]},\n"
+           "  \"k\": {\"params\": 1, \"checks\": [{\"check\": \"kinds\", \"args\": [0], \"accept\": "
+           "[[\"f\"]]}]}}}\n",
+           pl, pl);
+  char *pa = eh_write_temp("api.json", api);
+  const char *paths[2] = {pa, pl};
+  tc_rules *r = tc_rules_load(paths, 2, err, sizeof err);
+  if (!r) fail_msg("%s", err);
+  assert_int_equal(r->n_files, 2); /* the layer once, though named three times */
+  assert_int_equal(r->n_device_types, 0);
+  const tc_api_fn *cp = tc_rules_find(r, "cp");
+  assert_non_null(cp);
+  assert_int_equal(cp->api, 1);
+  assert_int_equal(cp->n_params, 3);
+  assert_int_equal(cp->n_checks, 1);
+  assert_int_equal(cp->checks[0].kind, TC_CHECK_HOST_POINTER);
+  assert_int_equal(cp->n_effects, 1);
+  assert_int_equal(cp->effects[0].kind, TC_EFFECT_COPY);
+  assert_int_equal(cp->result.what, TC_RES_SAME_AS_ARG);
+  assert_null(r->rule_ids[TC_RULE_AUTODIFF_NESTED]);
+  tc_rules_free(r);
+  /* extending what nothing below describes */
+  char *alone = with_functions("{\"cp\": {\"extends\": true}}");
+  assert_null(load_text(alone, err, sizeof err));
+  assert_non_null(strstr(err, "\"extends\": no description of \"cp\""));
+  /* a check that reads devices needs device types; one that can fail with autodiff-nested
+     needs its rule id */
+  const char *wraps =
+      "{\"tagcheck_rules\": 1, \"tensor_types\": [\"ten\"],\n"
+      " \"backends\": [{\"name\": \"host\", \"value\": 1}], \"kinds\": [{\"name\": \"f\", "
+      "\"value\": 1}],\n"
+      " \"functions\": {\"w\": {\"params\": 2, \"checks\": [{\"check\": \"wraps\", "
+      "\"tensor_arg\": 0, \"device_arg\": 1}]}}}\n";
+  assert_null(load_text(wraps, err, sizeof err));
+  assert_non_null(strstr(err, "no device_types"));
+  char *wraps_dev = with_functions(
+      "{\"w\": {\"params\": 2, \"checks\": [{\"check\": \"wraps\", \"tensor_arg\": 0, "
+      "\"device_arg\": 1}]}}");
+  char *no_nested = strstr(wraps_dev, "\"autodiff_nested\": \"autodiff-nested\", ");
+  assert_non_null(no_nested);
+  memmove(no_nested, no_nested + strlen("\"autodiff_nested\": \"autodiff-nested\", "),
+          strlen(no_nested + strlen("\"autodiff_nested\": \"autodiff-nested\", ")) + 1);
+  assert_null(load_text(wraps_dev, err, sizeof err));
+  assert_non_null(strstr(err, "lacks \"autodiff_nested\""));
+  eh_remove(pa);
+  eh_remove(pl);
+  free(alone);
+  free(wraps_dev);
+}
+
 /* The last ```json block of docs/rules.md is a complete rules file. */
 static void test_docs_example(void **state) {
   (void)state;
@@ -520,7 +591,7 @@ int main(void) {
       cmocka_unit_test(test_rule_ids),        cmocka_unit_test(test_missing_file),
       cmocka_unit_test(test_merge_files),     cmocka_unit_test(test_docs_example),
       cmocka_unit_test(test_backend_memory),  cmocka_unit_test(test_ggml_rules),
-      cmocka_unit_test(test_fixes),
+      cmocka_unit_test(test_fixes),           cmocka_unit_test(test_layers),
       cmocka_unit_test(test_ggml_placement_rules), cmocka_unit_test(test_family_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

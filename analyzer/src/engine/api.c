@@ -21,17 +21,21 @@ static void call_ctx_init(call_ctx *c, frame *f, astate *s, const tc_insn *in,
   c->n_sets = c->sets_overflow = c->choosing = 0;
 }
 
+/* Whether failures of a rule slot are reported: the rules name a rule for it (rules/messages.c
+   makes them name every slot a check in use can fail with) and it is not disabled. */
+static int reported(const tc_eng *e, tc_rule_slot rule) {
+  const char *id = e->rules->rule_ids[rule];
+  if (!id) return 0;
+  for (size_t i = 0; i < e->n_disabled; i++)
+    if (strcmp(e->disabled[i], id) == 0) return 0;
+  return 1;
+}
+
 /* Records how this state's checks went (a failure of a disabled rule passes); 1 when it
    failed. */
 static int record_outcome(call_ctx *c, const chk_res *res) {
   tc_eng *e = c->f->e;
-  int disabled = 0;
-  if (res->st == CHK_FAIL) {
-    const char *id = e->rules->rule_ids[res->rule];
-    for (size_t i = 0; i < e->n_disabled; i++)
-      if (strcmp(e->disabled[i], id) == 0) disabled = 1;
-  }
-  if (res->st == CHK_FAIL && !disabled) {
+  if (res->st == CHK_FAIL && reported(e, res->rule)) {
     fix_step steps[FIX_MAX_STEPS];
     uint8_t n_steps;
     uint32_t key = api_plan_fix(c, res, steps, &n_steps);
@@ -94,11 +98,7 @@ static int check_choices(call_ctx *c) {
     if (c->poisoned) continue;
     counted++;
     if (res.st != CHK_FAIL) continue;
-    const char *id = e->rules->rule_ids[res.rule];
-    int disabled = 0;
-    for (size_t i = 0; i < e->n_disabled; i++)
-      if (strcmp(e->disabled[i], id) == 0) disabled = 1;
-    if (disabled) continue;
+    if (!reported(e, res.rule)) continue;
     n_fail++;
     fix_step steps[FIX_MAX_STEPS];
     uint8_t n_steps;

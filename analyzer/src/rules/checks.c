@@ -77,6 +77,11 @@ static const operand_shape check_shapes[N_CHECK_ROWS] = {
 #undef TC_CHECK
 };
 
+int rules_check_reads_devices(tc_check_kind kind) {
+  operand_shape shape = check_shapes[kind];
+  return shape == SHAPE_DEVICE_ARG || shape == SHAPE_TENSOR_DEVICE || shape == SHAPE_DEVICE;
+}
+
 tc_check_kind rules_check_by_name(const char *name) {
   return (tc_check_kind)rules_find_name(check_names, N_CHECK_ROWS, name);
 }
@@ -124,6 +129,7 @@ static int parse_operands(loader *L, const cJSON *chk, size_t at, int n_params, 
       if (rules_get_arg(L, chk, "array_arg", at, n_params, 1, &c->array_arg) < 0) return -1;
       return rules_get_arg(L, chk, "count_arg", at, n_params, 0, &c->count_arg) < 0 ? -1 : 0;
     case SHAPE_ARG:
+    case SHAPE_DEVICE_ARG:
       return rules_get_arg(L, chk, "arg", at, n_params, 1, &c->arg) < 0 ? -1 : 0;
     case SHAPE_TENSOR_DEVICE:
       if (rules_get_arg(L, chk, "tensor_arg", at, n_params, 1, &c->tensor_arg) < 0) return -1;

@@ -66,15 +66,47 @@ static tc_api_fn *new_fn(tc_rules *r, const char *name) {
   return f;
 }
 
+/* What a description that "extends" the one below it (a library model of a file loaded
+   before: rules/libc.json) takes from it: the result and the effects it does not give. */
+static int inherit(const tc_api_fn *below, int result, tc_result_spec *res, int effects,
+                   tc_effect **out, size_t *n_out) {
+  if (result) {
+    *res = below->result;
+    res->placement_field = NULL;
+    if (below->result.placement_field &&
+        !(res->placement_field = rules_strdup(below->result.placement_field)))
+      return -1;
+  }
+  if (effects && below->n_effects) {
+    *out = malloc(below->n_effects * sizeof **out);
+    if (!*out) return -1;
+    memcpy(*out, below->effects, below->n_effects * sizeof **out);
+    *n_out = below->n_effects;
+  }
+  return 0;
+}
+
 /* fo is the description of one function; at is where its key is in the text. */
 static int parse_fn(loader *L, const cJSON *fo, size_t at, int api) {
-  static const char *const k[] = {"params", "checks", "result", "effects", "description", NULL};
+  static const char *const k[] = {"params", "checks", "result", "effects", "extends",
+                                  "description", NULL};
   if (!cJSON_IsObject(fo)) {
     tc_json_fail(&L->j, at, "function \"%s\" must be described by an object", fo->string);
     return -1;
   }
   if (tc_json_only_keys(&L->j, fo, at, "a function description", k)) return -1;
-  int n_params = -1;
+  int extends = 0;
+  if (tc_json_bool(&L->j, fo, "extends", at, &extends) < 0) return -1;
+  const tc_api_fn *below = extends ? find_fn(L->r, fo->string) : NULL;
+  if (extends && (!below || below->n_checks)) {
+    tc_json_fail(&L->j, tc_json_find_key(L->j.text, at, "extends"),
+                 below ? "\"extends\": \"%s\" below has checks of its own (extend a model "
+                         "without checks)"
+                       : "\"extends\": no description of \"%s\" is loaded before this one",
+                 fo->string);
+    return -1;
+  }
+  int n_params = below ? below->n_params : -1;
   if (tc_json_int(&L->j, fo, "params", at, 0, 64, &n_params) < 0) return -1;
   tc_check *checks = NULL;
   size_t n_checks = 0;
@@ -131,6 +163,12 @@ static int parse_fn(loader *L, const cJSON *fo, size_t at, int api) {
       rules_free_checks(checks, n_checks);
       return -1;
     }
+  }
+  if (below && inherit(below, !ro, &res, !el, &effects, &n_effects)) {
+    free(effects);
+    free(res.placement_field);
+    rules_free_checks(checks, n_checks);
+    return -1;
   }
   tc_api_fn *f = new_fn(L->r, fo->string);
   if (!f) {

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/file.h"
+#include "base/path.h"
 #include "rules/loader.h"
 #include "base/bytes.h"
 
@@ -42,7 +44,7 @@ void rules_name_list(const char *const *names, size_t n, const char *quote, cons
 }
 
 static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
-  static const char *const k[] = {"tagcheck_rules",
+  static const char *const k[] = {"tagcheck_rules", "include",
                                   "api",
                                   "description",
                                   "device_types",
@@ -146,7 +148,99 @@ static char *read_file(const char *path, char *err, size_t err_len) {
   return buf;
 }
 
-static int load_text(loader *L, const char *text, const char *file, twin_spec *tw) {
+static int add_file_name(tc_rules *r, const char *file) {
+  char **nf = realloc(r->files, (r->n_files + 1) * sizeof *nf);
+  if (!nf) return -1;
+  r->files = nf;
+  nf[r->n_files] = rules_strdup(file);
+  return nf[r->n_files++] ? 0 : -1;
+}
+
+static int load_file(loader *L, const char *path, twin_spec *tw, int depth);
+
+/* Whether the file at path is among those loaded. */
+static int loaded(const tc_rules *r, const char *path) {
+  char *norm = tc_normalize_path(path);
+  int found = 0;
+  for (size_t i = 0; norm && !found && i < r->n_files; i++) {
+    char *other = tc_normalize_path(r->files[i]);
+    found = other && strcmp(other, norm) == 0;
+    free(other);
+  }
+  free(norm);
+  return found;
+}
+
+#ifndef TC_DEFAULT_RULES_INSTALLED
+#define TC_DEFAULT_RULES_INSTALLED ""
+#endif
+#ifndef TC_DEFAULT_RULES_BUILD
+#define TC_DEFAULT_RULES_BUILD ""
+#endif
+
+/* An included file: next to the file that includes it, else in the folder of the bundled
+   rules (installed, then the source tree's), so that a copy of rules/dt.json still finds
+   rules/libc.json. The first of those that exists, or the first when none does. */
+static char *find_include(const char *name, const char *dir) {
+  char *path = tc_path_absolute(name, dir);
+  const char *bundled[2] = {TC_DEFAULT_RULES_INSTALLED, TC_DEFAULT_RULES_BUILD};
+  for (int i = 0; path && name[0] != '/' && access(path, R_OK) != 0 && i < 2; i++) {
+    if (!bundled[i][0]) continue;
+    char *bdir = tc_path_dir_of(bundled[i]);
+    char *alt = bdir ? tc_path_absolute(name, bdir) : NULL;
+    free(bdir);
+    if (alt && access(alt, R_OK) == 0) {
+      free(path);
+      return alt;
+    }
+    free(alt);
+  }
+  return path;
+}
+
+/* An included file could not be loaded: the error names the including file and its
+   "include" (at offset at of text), then what went wrong in the included one. */
+static void include_failed(loader *L, const char *text, const char *file, size_t at) {
+  if (!L->j.err || !L->j.err_len) return;
+  char inner[512];
+  snprintf(inner, sizeof inner, "%s", L->j.err[0] ? L->j.err : "out of memory");
+  unsigned line, col;
+  tc_json_line_col(text, at, &line, &col);
+  snprintf(L->j.err, L->j.err_len, "%s:%u:%u: \"include\": %s", file, line, col, inner);
+}
+
+/* "include": [FILE, …]: the rules files this one is layered on (rules/libc.json), relative to
+   its folder, loaded before it unless loaded already. */
+static int load_includes(loader *L, const cJSON *inc, const char *text, const char *file,
+                         twin_spec *tw, int depth) {
+  size_t at = tc_json_locate(&L->j, "include", NULL);
+  if (!cJSON_IsArray(inc)) {
+    tc_json_fail(&L->j, at, "\"include\" must be a list of rules file names");
+    return -1;
+  }
+  if (depth >= 8) {
+    tc_json_fail(&L->j, at, "\"include\": files included more than 8 deep");
+    return -1;
+  }
+  char *dir = tc_path_dir_of(file);
+  int rc = dir ? 0 : -1;
+  for (const cJSON *x = inc->child; rc == 0 && x; x = x->next) {
+    if (!cJSON_IsString(x) || !x->valuestring[0]) {
+      tc_json_fail(&L->j, at, "\"include\" must hold non-empty file names");
+      rc = -1;
+      break;
+    }
+    char *path = find_include(x->valuestring, dir);
+    if (!path) rc = -1;
+    else if (!loaded(L->r, path) && (rc = load_file(L, path, tw, depth + 1)) != 0)
+      include_failed(L, text, file, at);
+    free(path);
+  }
+  free(dir);
+  return rc;
+}
+
+static int load_text(loader *L, const char *text, const char *file, twin_spec *tw, int depth) {
   L->j.text = text;
   L->j.file = file;
   const char *end = NULL;
@@ -157,9 +251,40 @@ static int load_text(loader *L, const char *text, const char *file, twin_spec *t
     tc_json_fail(&L->j, off, "invalid JSON%s", text[off] ? "" : " (unexpected end of file)");
     return -1;
   }
-  int rc = parse_file(L, root, tw);
+  const cJSON *inc = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "include") : NULL;
+  int rc = inc ? load_includes(L, inc, text, file, tw, depth) : 0;
+  L->j.text = text; /* again: an included file was being read */
+  L->j.file = file;
+  if (rc == 0) rc = parse_file(L, root, tw);
   cJSON_Delete(root);
   return rc;
+}
+
+/* Reads and loads the rules file at path (what it includes first). */
+static int load_file(loader *L, const char *path, twin_spec *tw, int depth) {
+  char *text = read_file(path, L->j.err, L->j.err_len);
+  if (!text) return -1;
+  tc_rules *r = L->r;
+  int rc = add_file_name(r, path) ? -1 : load_text(L, text, path, tw, depth);
+  r->content_hash =
+      tc_fnv64(tc_fnv64(r->content_hash, path, strlen(path) + 1), text, strlen(text) + 1);
+  free(text);
+  return rc;
+}
+
+/* Whether a function the rules describe reads or makes device values (a check of device
+   operands; a device result; a tensor made on a device argument): then device types are
+   needed. */
+static int uses_devices(const tc_rules *r) {
+  for (size_t f = 0; f < r->n_fns; f++) {
+    const tc_result_spec *res = &r->fns[f].result;
+    if (res->what == TC_RES_DEVICE || res->what == TC_RES_DEVICES_EQUAL ||
+        (res->what == TC_RES_TENSOR && res->device_arg >= 0))
+      return 1;
+    for (size_t c = 0; c < r->fns[f].n_checks; c++)
+      if (rules_check_reads_devices(r->fns[f].checks[c].kind)) return 1;
+  }
+  return 0;
 }
 
 /* Checks what the files together must provide and fills defaults. */
@@ -168,12 +293,13 @@ static int finish(loader *L, twin_spec *tw) {
   const char *last = r->n_files ? r->files[r->n_files - 1] : "rules";
   char *e = L->j.err;
   size_t el = L->j.err_len;
-  if (!r->n_backends || !r->n_kinds || !r->n_device_types || !r->n_tensor_types) {
+  int devices = uses_devices(r);
+  if (!r->n_backends || !r->n_kinds || (devices && !r->n_device_types) || !r->n_tensor_types) {
     snprintf(e, el, "%s: the rules declare no %s", last,
-             !r->n_backends       ? "backends"
-             : !r->n_kinds        ? "kinds"
-             : !r->n_device_types ? "device_types"
-                                  : "tensor_types");
+             !r->n_backends                      ? "backends"
+             : !r->n_kinds                       ? "kinds"
+             : devices && !r->n_device_types     ? "device_types"
+                                                 : "tensor_types");
     return -1;
   }
   if (rules_finish_messages(r, last, e, el)) return -1;
@@ -195,13 +321,6 @@ static int finish(loader *L, twin_spec *tw) {
 
 static tc_rules *rules_new(void) { return calloc(1, sizeof(tc_rules)); }
 
-static int add_file_name(tc_rules *r, const char *file) {
-  char **nf = realloc(r->files, (r->n_files + 1) * sizeof *nf);
-  if (!nf) return -1;
-  r->files = nf;
-  nf[r->n_files] = rules_strdup(file);
-  return nf[r->n_files++] ? 0 : -1;
-}
 
 /* The rules loaded (rc 0: every file read) once finished, or NULL with the error in err. */
 static tc_rules *finish_load(loader *L, twin_spec *tw, int rc) {
@@ -228,17 +347,8 @@ tc_rules *tc_rules_load(const char *const *paths, size_t n_paths, char *err, siz
   loader L = {{"", "", err, err_len, 0}, r};
   twin_spec tw = {NULL, 0};
   int rc = r ? 0 : -1;
-  for (size_t i = 0; rc == 0 && i < n_paths; i++) {
-    char *text = read_file(paths[i], err, err_len);
-    if (!text) {
-      rc = -1;
-      break;
-    }
-    rc = add_file_name(r, paths[i]) ? -1 : load_text(&L, text, paths[i], &tw);
-    r->content_hash =
-        tc_fnv64(tc_fnv64(r->content_hash, paths[i], strlen(paths[i]) + 1), text, strlen(text) + 1);
-    free(text);
-  }
+  for (size_t i = 0; rc == 0 && i < n_paths; i++)
+    if (!loaded(r, paths[i])) rc = load_file(&L, paths[i], &tw, 0);
   return finish_load(&L, &tw, rc);
 }
 
@@ -247,7 +357,7 @@ tc_rules *tc_rules_load_string(const char *text, const char *file, char *err, si
   tc_rules *r = rules_new();
   loader L = {{"", "", err, err_len, 0}, r};
   twin_spec tw = {NULL, 0};
-  int rc = (r && !add_file_name(r, file)) ? load_text(&L, text, file, &tw) : -1;
+  int rc = (r && !add_file_name(r, file)) ? load_text(&L, text, file, &tw, 0) : -1;
   if (r)
     r->content_hash =
         tc_fnv64(tc_fnv64(TC_FNV_INIT, file, strlen(file) + 1), text, strlen(text) + 1);

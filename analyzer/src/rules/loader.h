@@ -50,6 +50,8 @@ int rules_get_arg_list(loader *L, const cJSON *obj, const char *key, size_t wher
 /* checks.c, results.c, effects.c: one description each, at offset at of the text. */
 int rules_parse_check(loader *L, const cJSON *chk, size_t at, int n_params, tc_check *c);
 void rules_free_checks(tc_check *c, size_t n);
+/* Whether a check of this kind reads device operands (they need the API's device types). */
+int rules_check_reads_devices(tc_check_kind kind);
 /* The check kind named so, or 0. */
 tc_check_kind rules_check_by_name(const char *name);
 int rules_parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params,

@@ -10,13 +10,13 @@
 #include "rules/loader.h"
 
 static const char *const rule_slot_keys[TC_RULE_COUNT] = {
-#define TC_RULE_SLOT(E, key, required) [TC_RULE_##E] = key,
+#define TC_RULE_SLOT(E, key, needs_devices) [TC_RULE_##E] = key,
 #include "rules/rules.def"
 #undef TC_RULE_SLOT
 };
 
-static const int rule_slot_required[TC_RULE_COUNT] = {
-#define TC_RULE_SLOT(E, key, required) [TC_RULE_##E] = required,
+static const int rule_slot_needs_devices[TC_RULE_COUNT] = {
+#define TC_RULE_SLOT(E, key, needs_devices) [TC_RULE_##E] = needs_devices,
 #include "rules/rules.def"
 #undef TC_RULE_SLOT
 };
@@ -163,7 +163,6 @@ int rules_parse_messages(loader *L, const cJSON *obj) {
 
 int rules_finish_messages(tc_rules *r, const char *last, char *e, size_t el) {
   int needed[TC_RULE_COUNT] = {0};
-  for (int i = 0; i < TC_RULE_COUNT; i++) needed[i] = rule_slot_required[i];
   /* a host_pointer check fails only on a data pointer: rules that make none (the C++ library
      rules loaded with an API that has no data pointers) need no host_access rule for it */
   int data_pointers = r->data_field != NULL;
@@ -171,7 +170,9 @@ int rules_finish_messages(tc_rules *r, const char *last, char *e, size_t el) {
     if (r->fns[f].result.what == TC_RES_DATA_OF) data_pointers = 1;
     for (size_t c = 0; c < r->fns[f].n_checks; c++)
       for (int i = 0; i < TC_RULE_COUNT; i++)
-        if (check_rule_slots[r->fns[f].checks[c].kind] & (1u << i)) needed[i] = 1;
+        if ((check_rule_slots[r->fns[f].checks[c].kind] & (1u << i)) &&
+            (!rule_slot_needs_devices[i] || r->n_device_types))
+          needed[i] = 1;
   }
   if (data_pointers) needed[TC_RULE_HOST_ACCESS] = 1;
   for (int i = 0; i < TC_RULE_COUNT; i++) {

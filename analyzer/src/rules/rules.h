@@ -18,7 +18,7 @@
 /* The tag rules an API can break, in the precedence order of SPEC §4. Each maps to a rule id
    string given by the rules file ("rule_ids"). */
 typedef enum tc_rule_slot {
-#define TC_RULE_SLOT(E, key, required) TC_RULE_##E,
+#define TC_RULE_SLOT(E, key, needs_devices) TC_RULE_##E,
 #include "rules/rules.def"
 #undef TC_RULE_SLOT
   TC_RULE_COUNT
@@ -126,7 +126,6 @@ typedef struct tc_result_spec {
   int elem_lookup;
 } tc_result_spec;
 
-/* What a function does to memory through its pointer arguments. */
 /* What a function does to memory through its pointer arguments, numbered from 1. */
 enum {
 #define TC_EFFECT(E, name, key1, slot1, required1, key2, slot2, required2, name_key) TC_EFFECT_ROW_##E,
