@@ -52,6 +52,9 @@ typedef struct chk_res {
   const char *why;
   int backend;
   int check; /* the tc_check_kind that decided (fix-its) */
+  /* a failure after a check that could not be decided and may fail first with another rule:
+     the call fails on every path, but maybe not with this rule (a warning) */
+  int after_unknown;
 } chk_res;
 
 /* api_operands.c */
