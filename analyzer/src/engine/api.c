@@ -19,6 +19,7 @@ static void call_ctx_init(call_ctx *c, frame *f, astate *s, const tc_insn *in,
   c->poisoned = 0;
   c->op_name = NULL;
   c->n_sets = c->sets_overflow = c->choosing = 0;
+  c->loaded = av_top();
 }
 
 /* Records how this state's checks went (a failure of a disabled rule passes); 1 when it
