@@ -1,6 +1,6 @@
 /* corpus/devices/replica_reload_bug.c — data-parallel replicas kept in an array: the first
    replica is freed (`memset(r, 0, sizeof *r)` through a pointer to its element) and loaded
-   again on a spare device, while the batch stays where replica 0 was.
+   again on the second device, while the batch stays where replica 0 was.
    Bug: device-mismatch in the forward pass of replica 0. */
 #include <stdio.h>
 #include <string.h>
@@ -33,7 +33,7 @@ int main(void) {
   for (int k = 0; k < N_REPLICAS; k++) replica_load(&reps[k], dt_autodiff(dt_sim(k)));
   dt_tensor *batch = dt_ones(reps[0].dev, DT_FLOAT, 1, kShape);
   replica_free(&reps[0]);
-  replica_load(&reps[0], dt_autodiff(dt_sim(N_REPLICAS)));
+  replica_load(&reps[0], dt_autodiff(dt_sim(1)));
   dt_tensor *out = dt_mul(reps[0].param, batch); /* expect-error: device-mismatch */
   printf("%lld\n", (long long)dt_numel(out));
   dt_free(out);
