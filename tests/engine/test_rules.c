@@ -583,8 +583,31 @@ static void test_fixes(void **state) {
   tc_rules_free(r);
 }
 
+/* load_arg: the argument index is read and range-checked like same_as_arg's; and the check
+   rule slots the engine's run_checks reads name the rules each check fails with */
+static void test_load_arg_result(void **state) {
+  (void)state;
+  char err[512];
+  char *ok = with_functions("{\"exchange\": {\"params\": 2, \"result\": {\"load_arg\": 0}, "
+                            "\"effects\": [{\"copy\": {\"to_arg\": 0, \"from_arg\": 1}}]}}");
+  tc_rules *r = load_text(ok, err, sizeof err);
+  if (!r) fail_msg("%s", err);
+  const tc_api_fn *f = tc_rules_find(r, "exchange");
+  assert_non_null(f);
+  assert_int_equal(f->result.what, TC_RES_LOAD_ARG);
+  assert_int_equal(f->result.arg, 0);
+  tc_rules_free(r);
+  free(ok);
+  char *bad = with_functions("{\"exchange\": {\"params\": 2, \"result\": {\"load_arg\": 5}}}");
+  assert_null(load_text(bad, err, sizeof err));
+  free(bad);
+  assert_int_equal(tc_check_rule_slots(TC_CHECK_KINDS), TC_RULE_BIT(KIND_MISMATCH));
+  assert_int_equal(tc_check_rule_slots(TC_CHECK_HOST_POINTER), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_load_arg_result),
       cmocka_unit_test(test_bundled_rules),   cmocka_unit_test(test_syntax_error_position),
       cmocka_unit_test(test_unknown_key),     cmocka_unit_test(test_semantic_errors),
       cmocka_unit_test(test_member_and_one_of),

@@ -35,7 +35,7 @@
 #define TC_CLANG_RESOURCE_DIR ""
 #endif
 
-#define CACHE_MAGIC "TCCACHE3"
+#define CACHE_MAGIC "TCCACHE4"
 #define RESULTS_MAGIC "TCRESULTS2"
 
 /* Environment variables that change where a compiler looks for headers. */

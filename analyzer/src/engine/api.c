@@ -19,6 +19,7 @@ static void call_ctx_init(call_ctx *c, frame *f, astate *s, const tc_insn *in,
   c->poisoned = 0;
   c->op_name = NULL;
   c->n_sets = c->sets_overflow = c->choosing = 0;
+  c->loaded = av_top();
 }
 
 /* Whether failures of a rule slot are reported: the rules name a rule for it (rules/messages.c
@@ -40,21 +41,35 @@ static int record_outcome(call_ctx *c, const chk_res *res) {
     uint8_t n_steps;
     uint32_t key = api_plan_fix(c, res, steps, &n_steps);
     outcome_record_fix(e, c->f->fi->idx, c->in, (int)res->rule, api_make_detail(c, res), key);
+    if (res->after_unknown) outcome_record(e, c->f->fi->idx, c->in, -1, 0); /* maybe another rule */
     return 1;
   }
   outcome_record(e, c->f->fi->idx, c->in, -1, 0);
   return 0;
 }
 
+/* Runs the checks in order: the first failure decides. A check that cannot be decided does not
+   stop the others: a later one that fails for sure makes the call fail on every path — with its
+   rule when the undecided checks before it can only fail with that rule, else perhaps with
+   theirs (after_unknown: a warning). Unknown when nothing fails and something is undecided. */
 static chk_res run_checks(call_ctx *c) {
-  chk_res res = {.st = CHK_PASS};
+  chk_res res = {.st = CHK_PASS}, first_unknown = {.st = CHK_PASS};
+  unsigned undecided_rules = 0;
   c->n_ops = 0;
   for (size_t i = 0; i < c->fn->n_checks; i++) {
+    tc_check_kind kind = c->fn->checks[i].kind;
     res = api_run_check(c, &c->fn->checks[i]);
-    res.check = (int)c->fn->checks[i].kind;
-    if (res.st != CHK_PASS) break;
+    res.check = (int)kind;
+    if (res.st == CHK_FAIL) {
+      res.after_unknown = (undecided_rules & ~(1u << res.rule)) != 0;
+      return res;
+    }
+    if (res.st == CHK_UNKNOWN) {
+      if (first_unknown.st == CHK_PASS) first_unknown = res;
+      undecided_rules |= tc_check_rule_slots(kind);
+    }
   }
-  return res;
+  return first_unknown.st == CHK_UNKNOWN ? first_unknown : res;
 }
 
 /* The operands hold tag sets (tagset.c): the checks run once per choice of a member of each
@@ -85,6 +100,7 @@ static int check_choices(call_ctx *c) {
   uint32_t fails[TC_RULE_COUNT] = {0}, detail[TC_RULE_COUNT] = {0}, counted = 0, n_fail = 0;
   uint32_t fix_key[TC_RULE_COUNT] = {0}; /* one plan for every failing choice, else none */
   uint16_t fix_mixed = 0;
+  int after_unknown = 0; /* some choice failed after an undecided check (a warning) */
   for (uint32_t x = 0; x < n_choices; x++) {
     uint32_t rest = x;
     for (int i = 0; i < c->n_sets; i++) {
@@ -100,6 +116,7 @@ static int check_choices(call_ctx *c) {
     if (res.st != CHK_FAIL) continue;
     if (!reported(e, res.rule)) continue;
     n_fail++;
+    after_unknown |= res.after_unknown;
     fix_step steps[FIX_MAX_STEPS];
     uint8_t n_steps;
     fix_key_merge(&fix_key[res.rule], &fix_mixed, (int)res.rule, fails[res.rule] > 0,
@@ -119,7 +136,7 @@ static int check_choices(call_ctx *c) {
     if (!fails[r]) continue;
     outcome_record_fix(e, c->f->fi->idx, c->in, r, detail[r],
                        (fix_mixed >> r) & 1 ? 0 : fix_key[r]);
-    if (fails[r] == counted) one_rule_everywhere = 1;
+    if (fails[r] == counted && !after_unknown) one_rule_everywhere = 1;
   }
   /* the choices that passed (or failed another rule): paths of this state too */
   if (!one_rule_everywhere) outcome_record(e, c->f->fi->idx, c->in, -1, 0);

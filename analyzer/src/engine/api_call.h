@@ -39,6 +39,7 @@ typedef struct call_ctx {
   uint32_t vars[4], sets[4];
   uint32_t choice[4];
   int n_sets, sets_overflow, choosing;
+  aval loaded; /* a load_arg result: *arg as the call found it, read before the effects */
 } call_ctx;
 typedef enum chk_status { CHK_PASS = 0, CHK_UNKNOWN, CHK_FAIL } chk_status;
 
@@ -52,6 +53,9 @@ typedef struct chk_res {
   const char *why;
   int backend;
   int check; /* the tc_check_kind that decided (fix-its) */
+  /* a failure after a check that could not be decided and may fail first with another rule:
+     the call fails on every path, but maybe not with this rule (a warning) */
+  int after_unknown;
 } chk_res;
 
 /* api_operands.c */
@@ -79,6 +83,8 @@ int api_contexts_of_arg(call_ctx *c, int argi, ptset *out);
 /* The object a memory function's pointer argument starts at; *elem: an element past the
    first. 0 when not known. */
 uint32_t api_memory_target(call_ctx *c, int argi, int *elem);
+/* The value pointer argument argi designates, or unknown (api_results.c). */
+aval api_load_arg(call_ctx *c, int argi);
 
 /* api_checks.c */
 chk_res api_run_check(call_ctx *c, const tc_check *ck);

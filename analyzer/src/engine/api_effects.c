@@ -374,6 +374,8 @@ static void effect_store(call_ctx *c, const tc_effect *ef) {
 
 /* Applies the call's effects in order: effect_<name> above (rules.def). */
 void api_apply_effects(call_ctx *c) {
+  /* a result that reads memory the effects write (load_arg) reads it first */
+  if (c->fn->result.what == TC_RES_LOAD_ARG) c->loaded = api_load_arg(c, c->fn->result.arg);
   for (size_t i = 0; i < c->fn->n_effects; i++) {
     const tc_effect *ef = &c->fn->effects[i];
     switch (ef->kind) {

@@ -287,17 +287,28 @@ uint32_t api_pointee_of(call_ctx *c, int argi) {
   return v.loc;
 }
 
-/* The object a memory function's pointer argument starts at: the object itself, or element i
-   of an array for a pointer to element i > 0 (`memset(&reps[1], 0, sizeof reps[1])`: one
-   replica). A pointer to element 0 is the whole array (an array name decays to it); *elem says
-   which. 0 when not known. */
+/* The argument names an array itself (`memset(reps, 0, sizeof reps)`: the name decays to a
+   pointer to element 0), not an element of it nor a pointer held somewhere. */
+static int names_whole_array(const tc_opnd *o) {
+  if (o->kind != TC_OPND_ADDR) return 0;
+  if (!o->path.n_elems) return 1;
+  tc_elem_kind last = o->path.elems[o->path.n_elems - 1].kind;
+  return last != TC_ELEM_INDEX && last != TC_ELEM_INDEX_ANY;
+}
+
+/* The object a memory function's pointer argument starts at: the object itself, the whole
+   array when the argument names the array, else element i of the array pointed into
+   (`memset(&reps[k], 0, sizeof reps[k])`, or through a `rep *r`: one replica, even for k = 0).
+   *elem says it is an element: the byte count is not known in elements (the IR knows no
+   sizes), so the caller forgets the elements after it. 0 when not known. */
 uint32_t api_memory_target(call_ctx *c, int argi, int *elem) {
   const tc_opnd *o = api_arg_of(c, argi);
   *elem = 0;
   if (!o) return 0;
   aval v = mem_eval(c->f, c->s, o, NULL);
   if (v.k != AV_ADDR || v.i == IDX_ANY) return 0;
-  if (v.i == IDX_NONE || v.i == 0) return v.loc;
+  if (v.i == IDX_NONE || (v.i == 0 && names_whole_array(o))) return v.loc;
+  if (v.i == 0 && !c->f->e->locs[v.loc].is_array) return v.loc; /* a lone object */
   *elem = 1;
   return loc_child(c->f->e, v.loc, LK_INDEX, 0, v.i);
 }

@@ -271,6 +271,18 @@ static void result_same_as_arg(call_ctx *c) {
   api_write_value(c, &v);
 }
 
+/* The value a pointer argument designates (unknown when the pointer is). */
+aval api_load_arg(call_ctx *c, int argi) {
+  int elem;
+  uint32_t at = api_memory_target(c, argi, &elem);
+  if (!at) return av_top();
+  aval v = mem_eff(c->f->e, c->s, at);
+  v.drel = DR_NONE;
+  return v;
+}
+
+static void result_load_arg(call_ctx *c) { api_write_value(c, &c->loaded); }
+
 static void result_kind_of_arg(call_ctx *c) {
   tc_eng *e = c->f->e;
   const tc_result_spec *r = &c->fn->result;

@@ -1,7 +1,7 @@
 /* analyzer/src/engine/engine.c — the engine's entry point: indexes the whole program's
  * functions (matched across units by USR), runs every unit's global initializers, then
- * analyzes the roots — main, every function no one calls (with unknown parameters), and any
- * function the first passes never reached — and turns the outcomes into findings. A large
+ * analyzes the roots — main, every function no one calls (with unknown parameters; a lambda
+ * only where called), and any function the first passes never reached — and turns the outcomes into findings. A large
  * program's roots are split in independent groups (an engine each, run on -j threads) whose
  * logs are merged in the order one engine would have written them. */
 #include <stdatomic.h>
@@ -492,11 +492,13 @@ static int merge_and_emit(group *gs, size_t n, tc_report *out) {
   return rc || m->oom ? -1 : 0;
 }
 
-/* Marks (flags[f] = 1) the functions that may still be reached some way the analysis has not
-   followed: called directly by a function not analyzed through (never reached itself, or over
-   its budget, in every group), or whose address is taken. A called function left unmarked and never reached
-   was called only on paths the analysis proved impossible (the branch of an availability test
-   of a backend marked unavailable): analyzing it alone would report what cannot happen. */
+/* Marks the functions that may still be reached some way the analysis has not followed:
+   MAYBE_CALLED when called directly by a function not analyzed through (never reached itself,
+   or over its budget, in every group), MAYBE_INDIRECT when its address is taken. A called
+   function left unmarked and never reached was called only on paths the analysis proved
+   impossible (the branch of an availability test of a backend marked unavailable): analyzing
+   it alone would report what cannot happen. */
+enum { MAYBE_INDIRECT = 1, MAYBE_CALLED = 2 };
 static void mark_maybe_reached(const group *gs, size_t n_groups, uint8_t *flags) {
   tc_eng *e = gs[0].e;
   for (size_t f = 0; f < e->n_fns; f++) {
@@ -504,7 +506,7 @@ static void mark_maybe_reached(const group *gs, size_t n_groups, uint8_t *flags)
     int caller_followed = 0; /* in some group: its calls there were all followed */
     for (size_t g = 0; g < n_groups; g++)
       caller_followed |= gs[g].e->fns[f].analyzed && !gs[g].e->fns[f].too_costly;
-    if (c->address_taken) flags[f] = 1;
+    if (c->address_taken) flags[f] |= MAYBE_INDIRECT;
     if (caller_followed) continue;
     const tc_function *fn = c->fn;
     for (uint32_t b = 0; b < fn->n_blocks; b++)
@@ -512,7 +514,7 @@ static void mark_maybe_reached(const group *gs, size_t n_groups, uint8_t *flags)
         const tc_insn *in = &fn->blocks[b].insns[i];
         if (in->kind != TC_I_CALL || in->callee.indirect) continue;
         fninfo *t = fn_lookup(e, c->unit, in->callee.usr, in->callee.name);
-        if (t) flags[t->idx] = 1;
+        if (t) flags[t->idx] |= MAYBE_CALLED;
       }
   }
 }
@@ -535,8 +537,10 @@ int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_en
   size_t n_a = 0;
   for (size_t f = 0; f < e->n_fns; f++)
     if (e->fns[f].is_main) roots[n_a++] = (uint32_t)f;
+  /* a lambda's body runs only where its closure is called (SPEC §7): never a root of its own */
   for (size_t f = 0; f < e->n_fns; f++)
-    if (!e->fns[f].is_init && !e->fns[f].is_main && !e->fns[f].called) roots[n_a++] = (uint32_t)f;
+    if (!e->fns[f].is_init && !e->fns[f].is_main && !e->fns[f].called && !e->fns[f].fn->is_lambda)
+      roots[n_a++] = (uint32_t)f;
   unsigned long long insns = program_insns(prog);
   unsigned want = opts && opts->groups ? opts->groups : 1;
   /* a power of two (even shares for 2 or 4 threads), a group per GROUP_INSNS instructions */
@@ -573,7 +577,12 @@ int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_en
     if (e->fns[f].is_init || e->fns[f].is_main) continue;
     int reached = 0;
     for (size_t i = 0; i < n_groups && !reached && n_groups > 1; i++) reached = gs[i].e->fns[f].analyzed;
-    if (!reached && (!e->fns[f].called || maybe_reached[f])) roots[n_b++] = (uint32_t)f;
+    if (reached) continue;
+    /* a lambda: only when a call of it was not followed (its closure stored, or passed to
+       code not analyzed, runs nowhere the analysis sees) */
+    if (e->fns[f].fn->is_lambda ? (maybe_reached[f] & MAYBE_CALLED) != 0
+                                : !e->fns[f].called || maybe_reached[f])
+      roots[n_b++] = (uint32_t)f;
   }
   for (size_t i = 0; i < n_groups; i++) {
     gs[i].roots = roots + i * n_b / n_groups;

@@ -233,6 +233,7 @@ void lw_lower_body(lw_unit *u, CXCursor c, CXCursor body, const tc_type *this_ty
   f.is_inline = clang_Cursor_isFunctionInlined(c) != 0;
   f.in_header = !clang_Location_isFromMainFile(at);
   f.is_variadic = clang_Cursor_isVariadic(c) != 0;
+  f.is_lambda = is_lambda;
   f.ret_type = lw_type(u, rt);
   lw_fn_finish(fn, &f);
   lw_fn_free(fn);

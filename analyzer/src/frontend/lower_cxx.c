@@ -333,7 +333,10 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
   int n_call = clang_Cursor_getNumArguments(e);
   if (n_call < 0) n_call = 0;
   int defaulted = clang_CXXMethod_isDefaulted(ctor) != 0;
-  if (defaulted && n_call >= 1 &&
+  /* a std::function copied or moved holds (a copy of) the same callable: a copy of the value,
+     its @callable and @call with it */
+  int copies_value = defaulted || callee_named(u, ctor, "std::function::function");
+  if (copies_value && n_call >= 1 &&
       (clang_CXXConstructor_isCopyConstructor(ctor) || clang_CXXConstructor_isMoveConstructor(ctor))) {
     CXCursor src = clang_Cursor_getArgument(e, 0); /* a member-wise copy: a copy of the value */
     if (dst) {
@@ -431,7 +434,8 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
       has_obj = 1;
     } else if (n_call >= 1) { /* an operator: `a = b`, `m(x)`, `v[i]` — the object is arg 0 */
       CXCursor a0 = clang_Cursor_getArgument(e, 0);
-      if (clang_CXXMethod_isDefaulted(ref) && n_call == 2 &&
+      if ((clang_CXXMethod_isDefaulted(ref) || callee_named(u, ref, "std::function::operator=")) &&
+          n_call == 2 &&
           (clang_CXXMethod_isCopyAssignmentOperator(ref) ||
            clang_CXXMethod_isMoveAssignmentOperator(ref))) {
         lw_place p; /* a member-wise assignment: the value is copied */

@@ -220,6 +220,8 @@ typedef struct tc_function {
   int in_header;        /* defined in a (non-system) header, not the unit's main file: every unit
                            including the header carries a copy with the same USR */
   int is_variadic;
+  int is_lambda;        /* a lambda's operator(): runs only where its closure is called (SPEC §7),
+                           never an entry point of its own */
   tc_type ret_type;
   uint32_t n_params;
   tc_var *params;

@@ -254,11 +254,11 @@ static void dump_var(const tc_program *p, const char *what, uint32_t i, const tc
 
 static void dump_function(const tc_program *p, const tc_function *fn, FILE *f) {
   char line[4096];
-  fprintf(f, "  function %s -> %s usr=%s%s%s%s%s  %s:%" PRIu32 ":%" PRIu32 "\n",
+  fprintf(f, "  function %s -> %s usr=%s%s%s%s%s%s  %s:%" PRIu32 ":%" PRIu32 "\n",
           tc_str(p, fn->name), tc_str(p, fn->ret_type.name), tc_str(p, fn->usr),
           fn->is_static ? " static" : "", fn->is_inline ? " inline" : "",
           fn->in_header ? " header" : "", fn->is_variadic ? " variadic" : "",
-          tc_str(p, fn->loc.file), fn->loc.line, fn->loc.col);
+          fn->is_lambda ? " lambda" : "", tc_str(p, fn->loc.file), fn->loc.line, fn->loc.col);
   for (uint32_t i = 0; i < fn->n_params; i++) dump_var(p, "param", i, &fn->params[i], f);
   for (uint32_t i = 0; i < fn->n_locals; i++) dump_var(p, "local", i, &fn->locals[i], f);
   for (uint32_t bi = 0; bi < fn->n_blocks; bi++) {

@@ -244,6 +244,7 @@ static void io_function(ser *s, tc_function *f) {
   io_int(s, &f->is_inline);
   io_int(s, &f->in_header);
   io_int(s, &f->is_variadic);
+  io_int(s, &f->is_lambda);
   io_type(s, &f->ret_type);
   io_count(s, &f->n_params, 1);
   f->params = io_array(s, f->params, f->n_params, sizeof *f->params);

@@ -41,6 +41,10 @@ static const unsigned check_rule_slots[] = {
 #undef TC_CHECK
 };
 
+unsigned tc_check_rule_slots(tc_check_kind k) {
+  return (size_t)k < sizeof check_rule_slots / sizeof *check_rule_slots ? check_rule_slots[k] : 0;
+}
+
 int rules_message_by_key(const char *key) {
   for (int i = 0; i < TC_MSG_COUNT; i++)
     if (strcmp(msg_slot_keys[i], key) == 0) return i;

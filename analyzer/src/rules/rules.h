@@ -49,6 +49,9 @@ typedef enum tc_check_kind {
 #undef TC_CHECK
 } tc_check_kind;
 
+/* The rule slots (TC_RULE_BIT) a check can fail with. */
+unsigned tc_check_rule_slots(tc_check_kind k);
+
 #define TC_RULES_MAX_ARGS 8
 
 typedef struct tc_check {
