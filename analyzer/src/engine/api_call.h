@@ -103,5 +103,8 @@ void api_write_value(call_ctx *c, const aval *v);
 void api_apply_effects(call_ctx *c);
 /* The step that made a tensor handle what it is, past the steps that only moved it. */
 const prov *api_handle_origin(const prov *p);
+/* Whether the graph whose node set is at `nodes` holds tensor value v: 1, 0, or -1 not known
+   (api_effects.c). */
+int api_graph_holds(call_ctx *c, uint32_t nodes, const aval *v);
 
 #endif /* TC_ENGINE_API_CALL_H */

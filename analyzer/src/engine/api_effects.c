@@ -186,7 +186,7 @@ static void mark_graph_nodes(call_ctx *c, uint32_t obj, const prov *t) {
 
 /* Whether the graph whose node set is at `nodes` holds tensor value v: 1, 0, or -1 not known
    (a lookup's handle, a graph an unknown call was given, one summary of several graphs). */
-static int graph_holds(call_ctx *c, uint32_t nodes, const aval *v) {
+int api_graph_holds(call_ctx *c, uint32_t nodes, const aval *v) {
   tc_eng *e = c->f->e;
   const prov *origin = api_handle_origin(v->prov);
   if (!origin || origin->lookup) return -1;
@@ -224,7 +224,7 @@ static void effect_bind_graph(call_ctx *c, const tc_effect *ef) {
     if (!v || v->k != AV_TENSOR || v->loc != ctx || id == members) continue;
     const tc_backend_def *b = api_backend_def(e, v->tag.backend);
     if (b && !b->no_memory) continue; /* already has memory */
-    int held = graph_holds(c, nodes, v);
+    int held = api_graph_holds(c, nodes, v);
     if (held == 0) {
       every_one_held = 0;
       continue;

@@ -415,13 +415,14 @@ static int among(const ptset *s, uint32_t loc) {
 /* One of the tensors made in the contexts ctxs (a lookup by name, an iteration): the join of
    every such tensor this state holds (the context's own record of them included), as a tag
    set while it fits; unknown when it holds none. maybe_null: the lookup may find nothing. */
-static aval context_member(call_ctx *c, const ptset *ctxs, int maybe_null) {
+static aval context_member(call_ctx *c, const ptset *ctxs, uint32_t nodes, int maybe_null) {
   tc_eng *e = c->f->e;
   aval r = av_top();
   int have = 0;
   for (uint32_t id = 1; ctxs->n && id < e->n_locs; id++) {
     const aval *v = st_get(&c->s->mem, id);
     if (!v || v->k != AV_TENSOR || !v->loc || !among(ctxs, v->loc)) continue;
+    if (nodes && api_graph_holds(c, nodes, v) == 0) continue; /* a graph finds only its own */
     if (!have) {
       r = *v;
       have = 1;
@@ -443,10 +444,16 @@ static aval context_member(call_ctx *c, const ptset *ctxs, int maybe_null) {
   return r;
 }
 
+/* A lookup in a graph (an object that remembers its context and holds a node set) finds one
+   of the tensors the graph holds; in a context, one of the context's. */
 static void member_result(call_ctx *c, int maybe_null) {
+  tc_eng *e = c->f->e;
   ptset ctxs;
-  aval v = api_contexts_of_arg(c, c->fn->result.arg, &ctxs) ? context_member(c, &ctxs, maybe_null)
-                                                             : av_top();
+  uint32_t obj = api_pointee_of(c, c->fn->result.arg);
+  uint32_t nodes = obj ? loc_find_child(e, obj, LK_FIELD, e->f_nodes, 0) : 0;
+  aval v = api_contexts_of_arg(c, c->fn->result.arg, &ctxs)
+               ? context_member(c, &ctxs, nodes, maybe_null)
+               : av_top();
   api_write_value(c, &v);
 }
 
