@@ -260,7 +260,7 @@ static void test_output_replaced_atomically(void **state) {
   hx_run(argv, fx->dir, 0, &r);
   assert_false(r.timed_out);
   hx_assert_status(&r, 2);
-  hx_assert_err_has(&r, "report.sarif: cannot write the report");
+  hx_assert_err_has(&r, "report.sarif: error: cannot write the report");
   hx_result_free(&r);
   char *path = hx_fmt("%s/report.sarif", fx->dir);
   char *kept = hx_read(path, NULL);
