@@ -287,7 +287,7 @@ static void test_output_replaced_atomically(void **state) {
   const char *margv[] = {"/bin/sh", "-c", mcmd, NULL};
   hx_run(margv, fx->dir, 0, &r);
   assert_int_not_equal(r.status, 0);
-  hx_assert_err_has(&r, "merged.sarif: cannot write the log");
+  hx_assert_err_has(&r, "merged.sarif: error: cannot write the log");
   hx_result_free(&r);
   char *mkept = hx_read(merged, NULL);
   assert_string_equal(mkept, "previous merge\n");
