@@ -241,6 +241,7 @@ static int load_includes(loader *L, const cJSON *inc, const char *text, const ch
 }
 
 static int load_text(loader *L, const char *text, const char *file, twin_spec *tw, int depth) {
+  if (depth == 0) L->given = file;
   L->j.text = text;
   L->j.file = file;
   const char *end = NULL;
@@ -290,7 +291,7 @@ static int uses_devices(const tc_rules *r) {
 /* Checks what the files together must provide and fills defaults. */
 static int finish(loader *L, twin_spec *tw) {
   tc_rules *r = L->r;
-  const char *last = r->n_files ? r->files[r->n_files - 1] : "rules";
+  const char *last = L->given ? L->given : r->n_files ? r->files[r->n_files - 1] : "rules";
   char *e = L->j.err;
   size_t el = L->j.err_len;
   int devices = uses_devices(r);
@@ -344,7 +345,7 @@ tc_rules *tc_rules_load(const char *const *paths, size_t n_paths, char *err, siz
     return NULL;
   }
   tc_rules *r = rules_new();
-  loader L = {{"", "", err, err_len, 0}, r};
+  loader L = {{"", "", err, err_len, 0}, r, NULL};
   twin_spec tw = {NULL, 0};
   int rc = r ? 0 : -1;
   for (size_t i = 0; rc == 0 && i < n_paths; i++)
@@ -355,7 +356,7 @@ tc_rules *tc_rules_load(const char *const *paths, size_t n_paths, char *err, siz
 tc_rules *tc_rules_load_string(const char *text, const char *file, char *err, size_t err_len) {
   if (err && err_len) err[0] = '\0';
   tc_rules *r = rules_new();
-  loader L = {{"", "", err, err_len, 0}, r};
+  loader L = {{"", "", err, err_len, 0}, r, NULL};
   twin_spec tw = {NULL, 0};
   int rc = (r && !add_file_name(r, file)) ? load_text(&L, text, file, &tw, 0) : -1;
   if (r)

@@ -16,6 +16,8 @@
 typedef struct loader {
   tc_json_src j; /* the file being loaded, and the first error */
   tc_rules *r;   /* what the files loaded so far describe */
+  const char *given; /* the last file named by the caller (not one it includes): what an
+                        error about the files together names */
 } loader;
 
 /* Call-site twins: "NAME<suffix>" takes `leading` extra arguments first. */
