@@ -94,6 +94,38 @@
     }                                                                                      \
   }
 
+/* On CUDA, a broadcast row whose inputs and output are 4-byte elements at unit strides (the bias
+   add of a linear layer: an [N, H] input plus an [H] row) moves whole 16-byte groups, as the
+   contiguous maps do: thread t handles columns 4t .. 4t + 3 with one vector load per input and
+   one vector store. One element per thread left the bias add of a 65536 x 4096 layer at a third
+   of the copy bandwidth on an H200 (1.67 ms where relu's map took 0.54 ms). Rows whose length
+   is not a multiple of 4, or whose pointers are not 16-byte aligned, take the per-element path. */
+#if defined(DT_K_CUDA)
+#define DT_K_BCAST_ROW_VEC4(name, NIN, T0, T1, T2, TO)                                       \
+  if (p.unit_inner && sizeof(T0) == 4 && sizeof(T1) == 4 && sizeof(T2) == 4 &&              \
+      sizeof(TO) == 4 && DT_K_EW_ILP == 4 && (p.inner & 3) == 0 &&                         \
+      ((reinterpret_cast<uintptr_t>(a0) | reinterpret_cast<uintptr_t>(a1) |                  \
+        reinterpret_cast<uintptr_t>(a2) | reinterpret_cast<uintptr_t>(o)) & 15) == 0) {       \
+    for (int64_t c = (BLOCK_IDX_X * BLOCK_DIM_X + THREAD_IDX_X) * 4; c < p.inner;            \
+         c += GRID_DIM_X * BLOCK_DIM_X * 4) {                                                \
+      T0 x[4];                                                                               \
+      T1 y[4];                                                                               \
+      T2 z[4] = {(T2)0, (T2)0, (T2)0, (T2)0};                                                \
+      DT_K_LOAD16(x, a0 + c);                                                                \
+      DT_K_LOAD16(y, a1 + c);                                                                \
+      if ((NIN) > 2) DT_K_LOAD16(z, a2 + c);                                                 \
+      TO r[4];                                                                               \
+      UNROLL for (int w = 0; w < 4; ++w) r[w] = name##_op(x[w], y[w], z[w]);                 \
+      uint4 v;                                                                               \
+      memcpy(&v, r, 16);                                                                     \
+      *reinterpret_cast<uint4 *>(o + c) = v;                                                 \
+    }                                                                                        \
+    continue;                                                                                \
+  }
+#else
+#define DT_K_BCAST_ROW_VEC4(name, NIN, T0, T1, T2, TO)
+#endif
+
 /* The offsets of row `row` of a broadcast in each input (see dt_k_bcast_args). */
 DEVICE_FN void dt_k_bcast_row_offsets(const dt_k_bcast_args *p, int64_t row, int64_t off[3]) {
   int64_t o0 = 0, o1 = 0, o2 = 0;
@@ -130,6 +162,7 @@ DEVICE_FN void dt_k_bcast_row_offsets(const dt_k_bcast_args *p, int64_t row, int
       const T1 *RESTRICT a1 = (const T1 *)p.in[1] + off[1];                                 \
       const T2 *RESTRICT a2 = (const T2 *)p.in[(NIN) > 2 ? 2 : 1] + ((NIN) > 2 ? off[2] : 0); \
       TO *RESTRICT o = (TO *)p.out + row * p.inner;                                         \
+      DT_K_BCAST_ROW_VEC4(name, NIN, T0, T1, T2, TO)                                        \
       for (int64_t base = BLOCK_IDX_X * BLOCK_DIM_X; base < p.inner;                        \
            base += GRID_DIM_X * BLOCK_DIM_X) {                                              \
         if (p.unit_inner) { /* block-uniform: the common row broadcast, unit strides */     \

@@ -174,10 +174,13 @@ static int dt_k_collapse(const dt_op_desc *op, int nin, dt_k_bcast_args *a) {
   return contiguous;
 }
 
-/* Launches the rows or the flat variant of a broadcast kernel family. */
+/* Launches the rows or the flat variant of a broadcast kernel family. A rows grid gives each
+   block DT_K_EW_ILP elements per thread of a row (on CUDA the 16-byte groups of
+   DT_K_BCAST_ROW_VEC4; other rows loop over the rest). */
 #define DT_K_BCAST_LAUNCH(env, fam, a)                                                        \
   ((a).inner >= DT_K_ROWS_MIN_INNER                                                           \
-       ? DT_K_LAUNCH(env, fam##_rows, a, dt_k_grid(env, (a).inner, DT_K_EW_THREADS),          \
+       ? DT_K_LAUNCH(env, fam##_rows, a,                                                      \
+                     dt_k_grid(env, (a).inner, DT_K_EW_THREADS * DT_K_EW_ILP),                \
                      dt_k_min((a).rows, DT_K_GRID_Y_MAX), DT_K_EW_THREADS)                    \
        : DT_K_LAUNCH(env, fam##_flat, a, dt_k_grid(env, (a).n, DT_K_EW_THREADS), 1,           \
                      DT_K_EW_THREADS))
