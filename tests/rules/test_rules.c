@@ -1,4 +1,4 @@
-/* tests/engine/test_rules.c — the rules loader: the bundled rules/dt.json and rules/ggml.json,
+/* tests/rules/test_rules.c — the rules loader: the bundled rules/dt.json and rules/ggml.json,
  * errors positioned as FILE:LINE:COL for syntax and semantic mistakes, buffer placements,
  * several files merged, and the example of docs/rules.md (so the documentation cannot drift
  * from what the loader accepts). */

@@ -1,4 +1,4 @@
-/* tests/report/test_paths.c — path and URI helpers (uri.c, glob.c, utf8.c): normalization,
+/* tests/base/test_paths.c — path and URI helpers (uri.c, glob.c, utf8.c): normalization,
  * root-relative paths, percent-encoding, globs with * ? [] and double stars, UTF-8 repair. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* tests/frontend/test_jobs.c — lowering many units on worker threads and the analysis cache:
+/* tests/driver/test_jobs.c — lowering many units on worker threads and the analysis cache:
  * the merged program is the same whatever the number of jobs; a second run takes every unit
  * from the cache and gives the same program; editing a header re-parses exactly the units that
  * include it; other arguments miss; a unit's failure is remembered with its IR; a damage of

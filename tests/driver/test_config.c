@@ -1,4 +1,4 @@
-/* tests/report/test_config.c — .tagcheck.json: found by walking up, --config, every key,
+/* tests/driver/test_config.c — .tagcheck.json: found by walking up, --config, every key,
  * command-line precedence, errors with file:line:col, and rule settings / excluded paths
  * applied to a report. */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* tests/frontend/test_ir.c — the IR library: interning, the arena, merging programs (every sym
+/* tests/ir/test_ir.c — the IR library: interning, the arena, merging programs (every sym
  * remapped into the destination's table), path formatting, and the binary form used by the
  * cache (round trip identical; truncated or damaged data rejected or read safely, never a
  * crash). */

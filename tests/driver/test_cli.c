@@ -1,4 +1,4 @@
-/* tests/frontend/test_cli.c — the tagcheck command line end to end (SPEC §5): exit statuses
+/* tests/driver/test_cli.c — the tagcheck command line end to end (SPEC §5): exit statuses
  * 0/1/2/3, a unit with clang errors reported while the others are still analyzed, a tag that
  * crosses a file boundary, a malformed compile database named with its position, FILE -- ARGS,
  * the same report whatever -j and with or without the cache, --dump-ir, and the merge

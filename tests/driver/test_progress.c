@@ -1,4 +1,4 @@
-/* tests/frontend/test_progress.c — the run's terminal conventions in the driver: the progress
+/* tests/driver/test_progress.c — the run's terminal conventions in the driver: the progress
  * line (nothing in a run's first second, then "\rtagcheck: WHAT DONE/TOTAL" redrawn in place,
  * erased at the end; nothing at all without a terminal), and -j's default, the CPUs the process
  * may use (its affinity mask, as taskset and cgroup cpusets set it, not the machine's count). */
