@@ -186,6 +186,37 @@ static void test_bad_usage(void **state) {
   fe_rmdir(dir);
 }
 
+/* --unavailable takes the loaded rules' backend names: dt's with dt's rules, ggml's with ggml's;
+   any other name is bad usage (exit 2) naming it and the accepted ones. */
+static void test_unavailable_backends(void **state) {
+  (void)state;
+  char dir[512];
+  make_project(dir, sizeof dir);
+  result r = run(dir, "-p . --unavailable cuda");
+  assert_int_not_equal(r.status, 2);
+  assert_null(strstr(r.err, "unknown backend"));
+  result_free(&r);
+  r = run(dir, "-p . --unavailable gpu");
+  assert_int_equal(r.status, 2);
+  assert_non_null(strstr(r.err, "unknown backend 'gpu' in --unavailable"));
+  assert_non_null(strstr(r.err, "cpu, sim, cuda"));
+  result_free(&r);
+  const char *ggml_rules = "--rules '" TC_TEST_RUNTIME_INCLUDE "/../../rules/ggml.json'";
+  char args[1024];
+  snprintf(args, sizeof args, "-p . %s --unavailable gpu", ggml_rules);
+  r = run(dir, args);
+  assert_int_not_equal(r.status, 2);
+  assert_null(strstr(r.err, "unknown backend"));
+  result_free(&r);
+  snprintf(args, sizeof args, "-p . %s --unavailable cuda", ggml_rules);
+  r = run(dir, args);
+  assert_int_equal(r.status, 2);
+  assert_non_null(strstr(r.err, "unknown backend 'cuda'"));
+  assert_non_null(strstr(r.err, "cpu, gpu, accel"));
+  result_free(&r);
+  fe_rmdir(dir);
+}
+
 static void test_deterministic_and_cached(void **state) {
   (void)state;
   char dir[512];
@@ -227,6 +258,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_statuses),
     cmocka_unit_test(test_bad_usage),
+    cmocka_unit_test(test_unavailable_backends),
     cmocka_unit_test(test_deterministic_and_cached),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
