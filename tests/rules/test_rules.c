@@ -289,6 +289,37 @@ static void test_backend_memory(void **state) {
   free(t);
 }
 
+/* "noreturn": the functions that end a path, data of the rules — the C library's list comes
+   with any API (rules/libc.json under dt.json and ggml.json); a file may add names; anything but
+   an array of names is an error at its key. */
+static void test_noreturn(void **state) {
+  (void)state;
+  char err[512];
+  const char *api[] = {TC_TEST_SOURCE_DIR "/rules/dt.json", TC_TEST_SOURCE_DIR "/rules/ggml.json"};
+  for (size_t i = 0; i < 2; i++) {
+    tc_rules *r = tc_rules_load(&api[i], 1, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    assert_true(tc_rules_is_noreturn(r, "abort"));
+    assert_true(tc_rules_is_noreturn(r, "__assert_rtn"));
+    assert_false(tc_rules_is_noreturn(r, "malloc"));
+    assert_false(tc_rules_is_noreturn(r, "dt_add"));
+    tc_rules_free(r);
+  }
+  size_t n = strlen(k_min_head) + 128;
+  char *text = malloc(n);
+  snprintf(text, n, "%s  \"noreturn\": [\"fatal\"],\n  \"functions\": {}\n}\n", k_min_head);
+  tc_rules *r = load_text(text, err, sizeof err);
+  if (!r) fail_msg("%s", err);
+  assert_true(tc_rules_is_noreturn(r, "fatal"));
+  assert_false(tc_rules_is_noreturn(r, "abort")); /* this file includes no libc.json */
+  tc_rules_free(r);
+  snprintf(text, n, "%s  \"noreturn\": \"fatal\",\n  \"functions\": {}\n}\n", k_min_head);
+  assert_null(load_text(text, err, sizeof err));
+  assert_non_null(strstr(err, "\"noreturn\" must be an array of function names"));
+  assert_int_equal(strncmp(err, "t.json:", 7), 0);
+  free(text);
+}
+
 /* rules/ggml.json: the buffer vocabulary is what the file says it is. */
 static void test_ggml_rules(void **state) {
   (void)state;
@@ -614,6 +645,7 @@ int main(void) {
       cmocka_unit_test(test_rule_ids),        cmocka_unit_test(test_missing_file),
       cmocka_unit_test(test_merge_files),     cmocka_unit_test(test_docs_example),
       cmocka_unit_test(test_backend_memory),  cmocka_unit_test(test_ggml_rules),
+      cmocka_unit_test(test_noreturn),
       cmocka_unit_test(test_fixes),           cmocka_unit_test(test_layers),
       cmocka_unit_test(test_ggml_placement_rules), cmocka_unit_test(test_family_errors),
   };
