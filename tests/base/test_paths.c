@@ -76,27 +76,8 @@ static void test_globs(void **state) {
 }
 
 /* The matcher before it became an automaton: recursive backtracking, exponential on some
-   patterns, kept here as the reference for tiny random patterns and paths. */
-static int reference_class(const char **pp, char c) {
-  const char *p = *pp + 1;
-  int negate = 0, hit = 0;
-  if (*p == '!' || *p == '^') negate = 1, p++;
-  const char *first = p;
-  while (*p && (*p != ']' || p == first)) {
-    char lo = *p, hi = lo;
-    if (p[1] == '-' && p[2] && p[2] != ']') {
-      hi = p[2];
-      p += 3;
-    } else {
-      p++;
-    }
-    if (c >= lo && c <= hi) hit = 1;
-  }
-  if (*p != ']') return -1;
-  *pp = p + 1;
-  return hit != negate;
-}
-
+   patterns, kept here as the reference for tiny random patterns and paths (its classes are
+   the matcher's own, tc_glob_class). */
 static int reference_match(const char *p, const char *s) {
   while (*p) {
     if (p[0] == '*' && p[1] == '*') {
@@ -128,7 +109,7 @@ static int reference_match(const char *p, const char *s) {
     }
     if (*p == '[') {
       const char *q = p;
-      int m = *s == '/' ? 0 : reference_class(&q, *s);
+      int m = *s == '/' ? 0 : tc_glob_class(&q, *s);
       if (m == 0) return 0;
       if (m == 1) {
         p = q, s++;
