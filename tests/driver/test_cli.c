@@ -190,30 +190,32 @@ static void test_bad_usage(void **state) {
    any other name is bad usage (exit 2) naming it and the accepted ones. */
 static void test_unavailable_backends(void **state) {
   (void)state;
-  char dir[512];
+  static const char ggml[] = "--rules '" TC_TEST_RUNTIME_INCLUDE "/../../rules/ggml.json'";
+  static const struct {
+    const char *rules, *backend;
+    const char *error; /* NULL: accepted; else words the error must hold */
+    const char *accepted;
+  } cases[] = {
+      {"", "cuda", NULL, NULL},
+      {"", "gpu", "unknown backend 'gpu' in --unavailable", "cpu, sim, cuda"},
+      {ggml, "gpu", NULL, NULL},
+      {ggml, "cuda", "unknown backend 'cuda' in --unavailable", "cpu, gpu, accel"},
+  };
+  char dir[512], args[1024];
   make_project(dir, sizeof dir);
-  result r = run(dir, "-p . --unavailable cuda");
-  assert_int_not_equal(r.status, 2);
-  assert_null(strstr(r.err, "unknown backend"));
-  result_free(&r);
-  r = run(dir, "-p . --unavailable gpu");
-  assert_int_equal(r.status, 2);
-  assert_non_null(strstr(r.err, "unknown backend 'gpu' in --unavailable"));
-  assert_non_null(strstr(r.err, "cpu, sim, cuda"));
-  result_free(&r);
-  const char *ggml_rules = "--rules '" TC_TEST_RUNTIME_INCLUDE "/../../rules/ggml.json'";
-  char args[1024];
-  snprintf(args, sizeof args, "-p . %s --unavailable gpu", ggml_rules);
-  r = run(dir, args);
-  assert_int_not_equal(r.status, 2);
-  assert_null(strstr(r.err, "unknown backend"));
-  result_free(&r);
-  snprintf(args, sizeof args, "-p . %s --unavailable cuda", ggml_rules);
-  r = run(dir, args);
-  assert_int_equal(r.status, 2);
-  assert_non_null(strstr(r.err, "unknown backend 'cuda'"));
-  assert_non_null(strstr(r.err, "cpu, gpu, accel"));
-  result_free(&r);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    snprintf(args, sizeof args, "-p . %s --unavailable %s", cases[i].rules, cases[i].backend);
+    result r = run(dir, args);
+    if (!cases[i].error) {
+      assert_int_not_equal(r.status, 2);
+      assert_null(strstr(r.err, "unknown backend"));
+    } else {
+      assert_int_equal(r.status, 2);
+      assert_non_null(strstr(r.err, cases[i].error));
+      assert_non_null(strstr(r.err, cases[i].accepted));
+    }
+    result_free(&r);
+  }
   fe_rmdir(dir);
 }
 
