@@ -604,7 +604,8 @@ int tc_driver_run(tc_options *o) {
       status = 0;
       goto done;
     }
-    if (tc_check_rule_ids(o, &r, err, sizeof err) != 0) {
+    if (tc_check_rule_ids(o, &r, err, sizeof err) != 0 ||
+        tc_check_unavailable(o, rules, err, sizeof err) != 0) {
       tc_print_problem("tagcheck", "error", err);
       goto done;
     }

@@ -46,7 +46,8 @@ static void usage(FILE *f) {
         "  --fix              apply the findings' fix-its to the source files in place\n"
         "  --export-fixes F   write the fix-its to F as clang-tidy's YAML\n"
         "                     (clang-apply-replacements applies it)\n"
-        "  --unavailable B    treat backend B (cpu, sim, cuda) as unavailable (repeatable)\n"
+        "  --unavailable B    treat backend B of the loaded rules (dt: cpu, sim, cuda) as\n"
+        "                     unavailable (repeatable)\n"
         "  --enable RULE      report RULE (repeatable)\n"
         "  --disable RULE     do not report RULE (repeatable)\n"
         "  --list-rules       print every rule of the loaded rules files: id, level, summary\n"
@@ -239,12 +240,8 @@ static int apply_value(tc_options *o, const char *name, const char *v) {
     fprintf(stderr, "tagcheck: --shard needs K/N with 1 <= K <= N (not '%s')\n", v);
     return -2;
   }
-  if (!strcmp(name, "--unavailable")) {
-    if (strcmp(v, "cpu") && strcmp(v, "sim") && strcmp(v, "cuda"))
-      fprintf(stderr, "tagcheck: note: --unavailable %s is not a dt backend (cpu, sim, cuda)\n",
-              v);
-    return push_string(&o->unavailable, &o->n_unavailable, v);
-  }
+  /* checked against the loaded rules' backends once they are loaded (driver/rule_info.h) */
+  if (!strcmp(name, "--unavailable")) return push_string(&o->unavailable, &o->n_unavailable, v);
   if (!strcmp(name, "--enable")) return push_string(&o->enable_rules, &o->n_enable_rules, v);
   if (!strcmp(name, "--disable")) return push_string(&o->disable_rules, &o->n_disable_rules, v);
   return -2;

@@ -12,6 +12,8 @@ Two checks over every program of corpus/ (a .c file, or a corpus/multi/<project>
                  with a tag failure; every run-time tag failure was flagged at that line.
   analyze-all, oracle-all   the same over every program, with a table and totals.
   list           program names, one a line (CMake registers one ctest test per name).
+  readers-agree DUMP [DIR…]   the C reader of the annotations (annotations.c, as the program
+                 DUMP) reads every program's files as this one does (also the programs of DIR).
 
 Standard library only: CI runs it with a bare python3. Exit status 0 pass, 1 fail, 77 skip
 (a program whose assumptions this machine does not meet, e.g. it declares cuda unavailable
@@ -661,6 +663,33 @@ def describe_run(ctx, run):
 # Commands
 
 
+def cmd_readers_agree(ctx, dump, extra_dirs):
+    """The C reader of the annotations (tests/corpus/annotations.c, run as `dump`) reads every
+    file of every program — the corpus's and those of extra_dirs (tests/engine/cases) — as this
+    one does: the same (file, line, rule, level) for each expected finding."""
+    files, mine = [], set()
+    progs = list(ctx.programs())
+    for d in extra_dirs:
+        progs += [Program(n, r, f) for n, r, f in discover(d)]
+    for prog in progs:
+        files += prog.files
+        mine |= {(e.path, e.line, e.rule, e.level) for e in prog.expectations}
+    p = subprocess.run([dump] + files, capture_output=True, text=True)
+    if p.returncode != 0:
+        print(p.stderr.strip())
+        return 1
+    theirs = set()
+    for line in p.stdout.splitlines():
+        path, ln, rule, level = line.split("\t")
+        theirs.add((os.path.realpath(path), int(ln), rule, level))
+    for what, only in (("only corpus.py reads", mine - theirs), ("only annotations.c reads", theirs - mine)):
+        for e in sorted(only):
+            print("%s: %s:%d: %s [%s]" % (what, e[0], e[1], e[3], e[2]))
+    print("%d files of %d programs, %d annotations: %s" % (len(files), len(progs), len(mine),
+          "the two readers agree" if mine == theirs else "the readers DISAGREE"))
+    return 0 if mine == theirs else 1
+
+
 def cmd_one(ctx, name, which):
     prog = ctx.program(name)
     out = []
@@ -753,8 +782,10 @@ def print_table(hdr, rows):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--manifest", required=True, help="JSON written by tests/corpus/CMakeLists.txt")
-    ap.add_argument("command", choices=["list", "analyze", "oracle", "analyze-all", "oracle-all"])
+    ap.add_argument("command", choices=["list", "analyze", "oracle", "analyze-all", "oracle-all",
+                                        "readers-agree"])
     ap.add_argument("name", nargs="?")
+    ap.add_argument("more", nargs="*", help="readers-agree: more folders of programs")
     a = ap.parse_args(argv)
     try:
         ctx = Context(a.manifest, a.command)
@@ -766,6 +797,10 @@ def main(argv):
             if not a.name:
                 ap.error("%s needs a program name" % a.command)
             return cmd_one(ctx, a.name, a.command)
+        if a.command == "readers-agree":
+            if not a.name:
+                ap.error("readers-agree needs the annotations_dump program")
+            return cmd_readers_agree(ctx, a.name, a.more)
         if a.command == "analyze-all":
             return cmd_analyze_all(ctx)
         return cmd_oracle_all(ctx)

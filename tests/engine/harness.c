@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "annotations.h"
 #include "engine/engine.h"
 #include "frontend/compdb.h"
 #include "frontend/parse.h"
@@ -118,67 +119,25 @@ static const char *base_name_of(const char *p) {
 
 typedef struct expect {
   const char *file;
-  unsigned line;
-  char rule[64];
-  tc_level level;
+  tc_annotation a;
   int used;
 } expect;
 
-static const char *skip_ws(const char *p) {
-  while (*p == ' ' || *p == '\t') p++;
-  return p;
+/* Reads the annotations of one file (tests/corpus/annotations.h) into *ex. */
+static int read_expectations(const char *file, expect **ex, size_t *n) {
+  tc_annotation *as = NULL;
+  size_t na = 0;
+  int rc = tc_annotations_read(file, &as, &na);
+  expect *g = na ? realloc(*ex, (*n + na) * sizeof **ex) : *ex;
+  if (na && !g) rc = -1;
+  for (size_t i = 0; g && i < na; i++) g[(*n)++] = (expect){file, as[i], 0};
+  if (g) *ex = g;
+  free(as);
+  return rc;
 }
 
-/* Reads the annotations of one file into *ex. */
-static int read_expectations(const char *file, expect **ex, size_t *n, size_t *cap) {
-  FILE *f = fopen(file, "r");
-  if (!f) return -1;
-  char line[4096];
-  unsigned lno = 0;
-  while (fgets(line, sizeof line, f)) {
-    lno++;
-    for (const char *p = strstr(line, "expect-"); p; p = strstr(p + 1, "expect-")) {
-      tc_level lvl;
-      const char *q = p + 7;
-      if (!strncmp(q, "error", 5)) {
-        lvl = TC_LEVEL_ERROR;
-        q += 5;
-      } else if (!strncmp(q, "warning", 7)) {
-        lvl = TC_LEVEL_WARNING;
-        q += 7;
-      } else {
-        continue;
-      }
-      long off = 0;
-      if (*q == '@') off = strtol(q + 1, (char **)&q, 10);
-      q = skip_ws(q);
-      if (*q != ':') continue;
-      q = skip_ws(q + 1);
-      while (*q && *q != '\n') {
-        size_t k = 0;
-        char rule[64];
-        while ((*q >= 'a' && *q <= 'z') || *q == '-' || (*q >= '0' && *q <= '9'))
-          if (k < sizeof rule - 1) rule[k++] = *q++; else q++;
-        rule[k] = '\0';
-        if (!k) break;
-        if (*n == *cap) {
-          *cap = *cap ? *cap * 2 : 16;
-          *ex = realloc(*ex, *cap * sizeof **ex);
-        }
-        expect *x = &(*ex)[(*n)++];
-        x->file = file;
-        x->line = (unsigned)((long)lno + off);
-        snprintf(x->rule, sizeof x->rule, "%s", rule);
-        x->level = lvl;
-        x->used = 0;
-        q = skip_ws(q);
-        if (*q != ',') break;
-        q = skip_ws(q + 1);
-      }
-    }
-  }
-  fclose(f);
-  return 0;
+static tc_level expected_level(const expect *x) {
+  return x->a.is_error ? TC_LEVEL_ERROR : TC_LEVEL_WARNING;
 }
 
 static size_t append(char *msg, size_t len, size_t pos, const char *fmt, const char *a,
@@ -191,8 +150,8 @@ static size_t append(char *msg, size_t len, size_t pos, const char *fmt, const c
 int eh_compare(const char *const *files, size_t n, const tc_report *out, char *msg,
                size_t msg_len) {
   expect *ex = NULL;
-  size_t ne = 0, ce = 0;
-  for (size_t i = 0; i < n; i++) read_expectations(files[i], &ex, &ne, &ce);
+  size_t ne = 0;
+  for (size_t i = 0; i < n; i++) read_expectations(files[i], &ex, &ne);
   int bad = 0;
   size_t pos = 0;
   if (msg_len) msg[0] = '\0';
@@ -200,12 +159,12 @@ int eh_compare(const char *const *files, size_t n, const tc_report *out, char *m
     const tc_diag *g = &out->diags[d];
     int found = 0;
     for (size_t i = 0; i < ne && !found; i++) {
-      if (ex[i].used || ex[i].line != g->loc.line || strcmp(ex[i].rule, g->rule_id) ||
+      if (ex[i].used || ex[i].a.line != g->loc.line || strcmp(ex[i].a.rule, g->rule_id) ||
           strcmp(base_name_of(ex[i].file), base_name_of(g->loc.file)))
         continue;
       ex[i].used = 1;
       found = 1;
-      if (ex[i].level != g->level) {
+      if (expected_level(&ex[i]) != g->level) {
         bad++;
         pos = append(msg, msg_len, pos, "level: %s:%u [%s] reported as %s\n",
                      base_name_of(g->loc.file), g->loc.line, g->rule_id,
@@ -222,7 +181,7 @@ int eh_compare(const char *const *files, size_t n, const tc_report *out, char *m
     if (!ex[i].used) {
       bad++;
       pos = append(msg, msg_len, pos, "missing: %s:%u: %s [%s]\n", base_name_of(ex[i].file),
-                   ex[i].line, tc_level_name(ex[i].level), ex[i].rule);
+                   ex[i].a.line, tc_level_name(expected_level(&ex[i])), ex[i].a.rule);
     }
   free(ex);
   return bad;

@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "annotations.h"
 #include "lsp_client.h"
 
 static int write_file(const char *path, const char *text, size_t len) {
@@ -112,34 +113,35 @@ static unsigned utf16_column(const char *s, size_t n) {
 
 int lsp_fixture_expect(const char *path, const char *rule, unsigned *line, unsigned *byte_col,
                        unsigned *utf16_col) {
+  tc_annotation *as = NULL;
+  size_t na = 0;
   char *text = lsp_read_file(path, NULL);
-  if (!text) return -1;
-  char needle[128];
-  snprintf(needle, sizeof needle, "// expect-error: %s", rule);
-  unsigned lineno = 1;
   int found = -1;
-  for (char *l = text; *l; lineno++) {
-    char *eol = strchr(l, '\n');
-    if (eol) *eol = '\0';
-    char *ann = strstr(l, needle);
-    if (ann) {
+  if (text && tc_annotations_read(path, &as, &na) == 0) {
+    for (size_t i = 0; i < na && found; i++) {
+      if (!as[i].is_error || strcmp(as[i].rule, rule) != 0) continue;
+      /* the text of the line it points at, and the last dt_ call there before the comment */
+      char *l = text;
+      for (unsigned k = 1; l && k < as[i].line; k++)
+        if ((l = strchr(l, '\n')) != NULL) l++;
+      if (!l) continue;
+      char *eol = strchr(l, '\n');
+      size_t len = eol ? (size_t)(eol - l) : strlen(l);
+      size_t stop = as[i].line == as[i].src_line && as[i].col < len ? as[i].col : len;
       char *call = NULL;
-      for (char *p = strstr(l, "dt_"); p && p < ann; p = strstr(p + 1, "dt_")) {
+      for (char *p = strstr(l, "dt_"); p && p < l + stop; p = strstr(p + 1, "dt_")) {
         char *q = p + 3;
         while ((*q >= 'a' && *q <= 'z') || *q == '_') q++;
         if (*q == '(') call = p;
       }
-      if (call) {
-        *line = lineno;
-        *byte_col = (unsigned)(call - l);
-        *utf16_col = utf16_column(l, (size_t)(call - l));
-        found = 0;
-        break;
-      }
+      if (!call) continue;
+      *line = as[i].line;
+      *byte_col = (unsigned)(call - l);
+      *utf16_col = utf16_column(l, (size_t)(call - l));
+      found = 0;
     }
-    if (!eol) break;
-    l = eol + 1;
   }
+  free(as);
   free(text);
   return found;
 }

@@ -29,7 +29,8 @@ void lsp_workspace_remove(lsp_workspace *ws);
 /* The absolute path of a file of the workspace, written into buf. */
 const char *lsp_workspace_path(lsp_workspace *ws, const char *name, char *buf, size_t n);
 
-/* The expectation a fixture's `// expect-error: RULE` annotation states: its 1-based line and
+/* The expectation a fixture's `// expect-error: RULE` annotation states (read by the corpus's
+   annotation reader, tests/corpus/annotations.h): its 1-based line and
    the 0-based column of the last `dt_…(` call before the comment, in bytes and in UTF-16 code
    units. Returns 0, or -1 when the file has no annotation for rule. */
 int lsp_fixture_expect(const char *path, const char *rule, unsigned *line, unsigned *byte_col,

@@ -74,13 +74,7 @@ static char *uri_of(const char *path) {
 }
 
 static void did_open(lsp_client *c, const char *uri, const char *text, int version) {
-  cJSON *p = cJSON_CreateObject();
-  cJSON *td = cJSON_AddObjectToObject(p, "textDocument");
-  cJSON_AddStringToObject(td, "uri", uri);
-  cJSON_AddStringToObject(td, "languageId", "c");
-  cJSON_AddNumberToObject(td, "version", version);
-  cJSON_AddStringToObject(td, "text", text);
-  assert_int_equal(lsp_client_notify(c, "textDocument/didOpen", p), 0);
+  assert_int_equal(lsp_client_open(c, uri, text, version), 0);
 }
 
 static void did_change(lsp_client *c, const char *uri, const char *text, int version) {

@@ -6,7 +6,8 @@ named alone (the finding's file, the files of its trace, a header), with and wit
 shards merged, the language server with each file (a header too) opened alone, the pre-commit
 hook of docs/ci.md committing each file alone — each must report exactly the full run's
 findings for what it names. Without a database, tagcheck names the functions defined
-elsewhere. (More of the language server's whole-program mode — unsaved edits, several open
+elsewhere. The full run's findings are the project's annotations, read by tests/corpus/corpus.py.
+(More of the language server's whole-program mode — unsaved edits, several open
 documents — is tested in tests/lsp, test_lsp_session.c.)
 
 usage: modes.py TAGCHECK SOURCE_DIR RUNTIME_INCLUDE WORK"""
@@ -22,6 +23,8 @@ import time
 TAGCHECK, SRC, INC, WORK = sys.argv[1:5]
 FILES = ["main.c", "weights.c", "config.c", "helpers.c", "other.c"]
 failures = []
+sys.path.insert(0, os.path.join(SRC, "tests", "corpus"))
+import corpus  # noqa: E402  (the corpus driver: the one reader of the annotations)
 
 
 def check(cond, what):
@@ -72,7 +75,13 @@ with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
 status, out, err = run("-p", WORK, "--format", "json", "-q", "--no-cache")
 check(status == 1, f"full run: exit {status}: {err}")
 full = findings(out)
-check(len(full) == 5, f"full run: 5 findings expected, got {sorted(full)}")
+# the full run reports what the project's annotations say (`// expect-error: RULE`)
+corpus.TAG_RULES = corpus.load_tag_rules(os.path.join(SRC, "runtime", "include", "dt", "rules.def"))
+project = corpus.Program("wholedb/modes", WORK, [os.path.join(WORK, f) for f in FILES + ["model.h"]])
+annotated = {(os.path.basename(e.path), e.line, e.rule) for e in project.expectations}
+check(len(annotated) == 5, f"the project's annotations: 5 expected, got {sorted(annotated)}")
+check({(k[0], k[1], k[3]) for k in full} == annotated,
+      f"full run: got {sorted(full)}, the annotations say {sorted(annotated)}")
 touching = {}
 for key, files in full.items():
     for name in files:

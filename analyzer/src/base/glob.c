@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Matches a class "[...]" at *pp against c; advances *pp past it. -1: not a valid class
-   (then '[' is a literal). */
-static int match_class(const char **pp, char c) {
+int tc_glob_class(const char **pp, char c) {
   const char *p = *pp + 1;
   int negate = 0, hit = 0;
   if (*p == '!' || *p == '^') negate = 1, p++;
@@ -49,7 +47,7 @@ static glob_op op_at(const char *pat, size_t at, size_t *next) {
   *next = at + 1;
   if (*p == '[') {
     const char *q = p;
-    if (match_class(&q, 'a') >= 0) *next = (size_t)(q - pat);
+    if (tc_glob_class(&q, 'a') >= 0) *next = (size_t)(q - pat);
   } else if (*p == '\\' && p[1]) {
     *next = at + 2;
   }
@@ -62,7 +60,7 @@ static int one_accepts(const char *pat, size_t at, char c) {
   if (*p == '?') return c != '/';
   if (*p == '[') {
     const char *q = p;
-    int m = match_class(&q, c);
+    int m = tc_glob_class(&q, c);
     if (m >= 0) return c != '/' && m == 1;
   }
   if (*p == '\\' && p[1]) p++;

@@ -8,6 +8,35 @@
 #include <string.h>
 #include <unistd.h>
 
+void tc_path_normalize(char *p) {
+  int abs = p[0] == '/';
+  size_t base = abs ? 1 : 0, olen = base;
+  const char *in = p;
+  while (*in) {
+    while (*in == '/') in++;
+    if (!*in) break;
+    const char *seg = in;
+    while (*in && *in != '/') in++;
+    size_t sl = (size_t)(in - seg);
+    if (sl == 1 && seg[0] == '.') continue;
+    if (sl == 2 && seg[0] == '.' && seg[1] == '.') {
+      int prev_is_dotdot = olen >= base + 2 && p[olen - 1] == '.' && p[olen - 2] == '.' &&
+                           (olen == base + 2 || p[olen - 3] == '/');
+      if (olen > base && !prev_is_dotdot) {
+        while (olen > base && p[olen - 1] != '/') olen--;
+        if (olen > base) olen--;
+        continue;
+      }
+      if (abs) continue;
+    }
+    if (olen > base) p[olen++] = '/';
+    memmove(p + olen, seg, sl);
+    olen += sl;
+  }
+  if (olen == 0) p[olen++] = '.';
+  p[olen] = '\0';
+}
+
 char *tc_path_absolute(const char *path, const char *dir) {
   char cwd[PATH_MAX];
   const char *base = dir;
@@ -18,26 +47,7 @@ char *tc_path_absolute(const char *path, const char *dir) {
   if (path[0] == '/') memcpy(buf, path, lp + 1);
   else if (base[0] == '/') snprintf(buf, lp + lb + 3, "%s/%s", base, path);
   else snprintf(buf, lp + lb + 3, "/%s/%s", base, path);
-  /* lexical normalization: //, ., .. */
-  size_t olen = 1;
-  const char *in = buf;
-  while (*in) {
-    while (*in == '/') in++;
-    if (!*in) break;
-    const char *seg = in;
-    while (*in && *in != '/') in++;
-    size_t sl = (size_t)(in - seg);
-    if (sl == 1 && seg[0] == '.') continue;
-    if (sl == 2 && seg[0] == '.' && seg[1] == '.') {
-      while (olen > 1 && buf[olen - 1] != '/') olen--;
-      if (olen > 1) olen--;
-      continue;
-    }
-    if (olen > 1) buf[olen++] = '/';
-    memmove(buf + olen, seg, sl);
-    olen += sl;
-  }
-  buf[olen] = '\0';
+  tc_path_normalize(buf);
   return buf;
 }
 

@@ -4,6 +4,10 @@
 #ifndef TC_BASE_PATH_H
 #define TC_BASE_PATH_H
 
+/* Normalizes p lexically in place: repeated '/' collapse, "." segments go, ".." removes the
+   segment before it (never above the root of an absolute path; kept at the start of a
+   relative one); "" becomes ".". */
+void tc_path_normalize(char *p);
 /* path made absolute against dir (NULL: the current directory) and normalized lexically. */
 char *tc_path_absolute(const char *path, const char *dir);
 /* The same against the current directory; NULL for NULL or when out of memory. */

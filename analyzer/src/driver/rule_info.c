@@ -85,3 +85,16 @@ int tc_check_rule_ids(const tc_options *o, const tc_report *r, char *err, size_t
     return -1;
   return check_list(o->severity_rules, o->n_severity, "the rule settings", o, r, err, err_len);
 }
+
+int tc_check_unavailable(const tc_options *o, const tc_rules *rules, char *err, size_t err_len) {
+  for (size_t i = 0; i < o->n_unavailable; i++) {
+    if (tc_rules_backend_by_name(rules, o->unavailable[i]) >= 0) continue;
+    int w = snprintf(err, err_len, "unknown backend '%s' in --unavailable%s%s: the loaded rules' "
+                     "backends are", o->unavailable[i], o->config_loaded ? " or " : "",
+                     o->config_loaded ? o->config_loaded : "");
+    for (size_t b = 0; b < rules->n_backends && w > 0 && (size_t)w < err_len; b++)
+      w += snprintf(err + w, err_len - (size_t)w, "%s %s", b ? "," : "", rules->backends[b].name);
+    return -1;
+  }
+  return 0;
+}

@@ -594,7 +594,17 @@ static void touch_args(frame *f, astate *s, const tc_insn *in) {
   }
 }
 
-void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
+/* 1 when a direct call's callee is a function the rules say never returns ("noreturn"). */
+static int ends_path(tc_eng *e, const tc_insn *in) {
+  if (in->callee.indirect || !in->callee.name) return 0;
+  uint32_t v;
+  if (map_get(&e->noreturn_by_name, in->callee.name, &v)) return v == 2;
+  int nr = tc_rules_is_noreturn(e->rules, tc_str(e->prog, in->callee.name));
+  if (map_put(&e->noreturn_by_name, in->callee.name, 1u + (uint32_t)nr)) e->oom = 1;
+  return nr;
+}
+
+static void dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
   tc_eng *e = f->e;
   const tc_api_fn *api = NULL;
   fninfo *callee = NULL;
@@ -622,6 +632,18 @@ void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
   touch_args(f, &s, in);
   if (in->callee.indirect || !api_family_call(f, &s, in)) call_unknown(f, &s, in);
   slist_push(e, out, s);
+}
+
+void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
+  if (!ends_path(f->e, in)) {
+    dispatch(f, s, in, out);
+    return;
+  }
+  /* the call is made (its arguments checked like any call's), then the path ends */
+  state_list ended = {0};
+  dispatch(f, s, in, &ended);
+  for (size_t k = 0; k < ended.n; k++) state_release(f->e, &ended.items[k]);
+  free(ended.items);
 }
 
 int api_usr_is_api(tc_eng *e, tc_sym usr) {

@@ -458,6 +458,7 @@ struct tc_eng {
   tc_map node_ids;      /* a tensor's origin (prov) -> its slot in a graph's node set */
   uint32_t n_node_ids;
   tc_map api_by_name;   /* name sym -> api index + 1 (0: none) */
+  tc_map noreturn_by_name; /* name sym -> 1 + whether the rules' "noreturn" names it */
 
   /* fields */
   char **field_names;

@@ -334,6 +334,7 @@ static void teardown(tc_eng *e) {
   map_free(&e->fn_by_usr);
   map_free(&e->fn_by_name);
   map_free(&e->api_by_name);
+  map_free(&e->noreturn_by_name);
   map_free(&e->site_ids);
   map_free(&e->node_ids);
   map_free(&e->term_insns);

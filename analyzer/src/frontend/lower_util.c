@@ -1,8 +1,10 @@
 /* analyzer/src/frontend/lower_util.c — what every lowering file needs from libclang, cached per
  * unit: IR types for C types, record layouts (fields in order), absolute file names and source
  * locations, source text of expressions, integer constants, declaration USRs and whether a
- * callee never returns. */
+ * callee is declared never to return. */
 #include "frontend/lower_internal.h"
+
+#include "base/path.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -312,37 +314,6 @@ const lw_record *lw_record_of(lw_unit *u, CXType t) {
 
 /* ---- files and locations ---- */
 
-/* Lexically normalizes a path in place: repeated '/' collapse, "." segments go, ".." removes
-   the segment before it (never above the root of an absolute path). */
-static void normalize_path(char *p) {
-  int abs = p[0] == '/';
-  size_t base = abs ? 1 : 0, olen = base;
-  const char *in = p;
-  while (*in) {
-    while (*in == '/') in++;
-    if (!*in) break;
-    const char *seg = in;
-    while (*in && *in != '/') in++;
-    size_t sl = (size_t)(in - seg);
-    if (sl == 1 && seg[0] == '.') continue;
-    if (sl == 2 && seg[0] == '.' && seg[1] == '.') {
-      int prev_is_dotdot = olen >= base + 2 && p[olen - 1] == '.' && p[olen - 2] == '.' &&
-                           (olen == base + 2 || p[olen - 3] == '/');
-      if (olen > base && !prev_is_dotdot) {
-        while (olen > base && p[olen - 1] != '/') olen--;
-        if (olen > base) olen--;
-        continue;
-      }
-      if (abs) continue;
-    }
-    if (olen > base) p[olen++] = '/';
-    memmove(p + olen, seg, sl);
-    olen += sl;
-  }
-  if (olen == 0) p[olen++] = '.';
-  p[olen] = '\0';
-}
-
 static tc_sym file_path_sym(lw_unit *u, CXFile f) {
   CXString s = clang_getFileName(f);
   const char *name = clang_getCString(s);
@@ -357,7 +328,7 @@ static tc_sym file_path_sym(lw_unit *u, CXFile f) {
     snprintf(buf, sizeof buf, "%s/%s", dir ? dir : "", name);
   }
   clang_disposeString(s);
-  normalize_path(buf);
+  tc_path_normalize(buf);
   return tc_intern(u->prog, buf);
 }
 
@@ -567,14 +538,6 @@ tc_sym lw_decl_usr(lw_unit *u, CXCursor decl) {
   return usr;
 }
 
-/* Functions that never return although their declarations may not say so (other C libraries). */
-static const char *const known_noreturn[] = {
-  "abort", "exit", "_Exit", "quick_exit", "longjmp", "siglongjmp", "_longjmp",
-  "__builtin_trap", "__builtin_unreachable", "__assert_fail", "__assert_perror_fail",
-  "__assert", "__assert_rtn", "_wassert", "pthread_exit", "thrd_exit", "err", "errx",
-  "verr", "verrx", "__stack_chk_fail",
-};
-
 typedef struct attr_scan {
   lw_unit *u;
   int found;
@@ -612,13 +575,9 @@ static int compute_noreturn(lw_unit *u, CXCursor decl) {
   if (nr) return 1;
   attr_scan as = {u, 0};
   clang_visitChildren(decl, scan_attr, &as);
-  if (as.found) return 1;
-  CXString ns = clang_getCursorSpelling(decl);
-  const char *name = clang_getCString(ns);
-  for (size_t i = 0; name && i < sizeof known_noreturn / sizeof known_noreturn[0]; i++)
-    if (strcmp(name, known_noreturn[i]) == 0) nr = 1;
-  clang_disposeString(ns);
-  return nr;
+  /* functions that never return although their declarations do not say so are named by the
+     rules ("noreturn", rules/libc.json): the engine ends the path at their calls */
+  return as.found;
 }
 
 int lw_is_noreturn(lw_unit *u, CXCursor decl) {

@@ -295,6 +295,12 @@ const tc_api_fn *tc_rules_find(const tc_rules *r, const char *name) {
   return slot ? &r->fns[slot - 1] : NULL;
 }
 
+int tc_rules_is_noreturn(const tc_rules *r, const char *name) {
+  for (size_t i = 0; r && name && i < r->n_noreturn; i++)
+    if (strcmp(r->noreturn[i], name) == 0) return 1;
+  return 0;
+}
+
 /* Adds "NAME<suffix>" twins of every API function, their arguments shifted by `leading`. */
 int rules_add_twins(tc_rules *r, const twin_spec *tw) {
   if (!tw->suffix) return 0;

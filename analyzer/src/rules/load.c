@@ -61,6 +61,7 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
                                   "fixes",
                                   "function_families",
                                   "failed_calls_return_null",
+                                  "noreturn",
                                   NULL};
   if (!cJSON_IsObject(root)) {
     tc_json_fail(&L->j, 0, "a rules file must be a JSON object");
@@ -86,7 +87,11 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
       rules_parse_device_types(L, x))
     return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "tensor_types")) &&
-      rules_parse_tensor_types(L, x))
+      rules_parse_names(L, x, "tensor_types", "type names", &L->r->tensor_types,
+                        &L->r->n_tensor_types))
+    return -1;
+  if ((x = cJSON_GetObjectItemCaseSensitive(root, "noreturn")) &&
+      rules_parse_names(L, x, "noreturn", "function names", &L->r->noreturn, &L->r->n_noreturn))
     return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "tensor_fields"))) {
     static const char *const fk[] = {"data", "buffer", "view_src", NULL};
@@ -396,6 +401,8 @@ void tc_rules_free(tc_rules *r) {
   free(r->device_types);
   for (size_t i = 0; i < r->n_tensor_types; i++) free(r->tensor_types[i]);
   free(r->tensor_types);
+  for (size_t i = 0; i < r->n_noreturn; i++) free(r->noreturn[i]);
+  free(r->noreturn);
   free(r->data_field);
   free(r->buffer_field);
   free(r->view_src_field);

@@ -37,7 +37,10 @@ void rules_name_list(const char *const *names, size_t n, const char *quote, cons
 int rules_parse_backends(loader *L, const cJSON *arr);
 int rules_parse_kinds(loader *L, const cJSON *arr);
 int rules_parse_device_types(loader *L, const cJSON *arr);
-int rules_parse_tensor_types(loader *L, const cJSON *arr);
+/* A JSON array of non-empty strings under key (the rules file's "tensor_types", "noreturn"),
+   appended to *names; what says what the strings are, for the error. */
+int rules_parse_names(loader *L, const cJSON *arr, const char *key, const char *what,
+                      char ***names, size_t *n);
 int rules_kind_index_by_name(const tc_rules *r, const char *name);
 /* The backend named by obj's string key: 0 and *out its index, or -1 (error recorded). */
 int rules_backend_named(loader *L, const cJSON *obj, const char *key, size_t at, int *out);

@@ -221,6 +221,10 @@ struct tc_rules {
   size_t n_device_types;
   char **tensor_types;
   size_t n_tensor_types;
+  /* functions that never return although their declarations may not say so (the C library's
+     abort, exit, longjmp, assertion failures of other C libraries: rules/libc.json) */
+  char **noreturn;
+  size_t n_noreturn;
   /* fields of the tensor struct read through a handle: its data pointer, its buffer handle
      (NULL when the tensor is in no buffer); NULL when the API has none */
   char *data_field, *buffer_field;
@@ -247,6 +251,8 @@ struct tc_rules {
 /* The function described under this name, or NULL. Call-site twins ("dt_add_at") are entries
    of their own with leading_args set. */
 const tc_api_fn *tc_rules_find(const tc_rules *r, const char *name);
+/* 1 when the rules' "noreturn" names the function: a call to it ends the path. */
+int tc_rules_is_noreturn(const tc_rules *r, const char *name);
 int tc_rules_backend_by_value(const tc_rules *r, int64_t value); /* index or -1 */
 int tc_rules_kind_by_value(const tc_rules *r, int64_t value);    /* index or -1 */
 int tc_rules_backend_by_name(const tc_rules *r, const char *name);

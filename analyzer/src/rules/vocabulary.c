@@ -194,22 +194,22 @@ int rules_parse_device_types(loader *L, const cJSON *arr) {
   return 0;
 }
 
-int rules_parse_tensor_types(loader *L, const cJSON *arr) {
-  size_t where = tc_json_locate(&L->j, "tensor_types", NULL);
+int rules_parse_names(loader *L, const cJSON *arr, const char *key, const char *what,
+                      char ***names, size_t *n) {
+  size_t where = tc_json_locate(&L->j, key, NULL);
   if (!cJSON_IsArray(arr)) {
-    tc_json_fail(&L->j, where, "\"tensor_types\" must be an array of type names");
+    tc_json_fail(&L->j, where, "\"%s\" must be an array of %s", key, what);
     return -1;
   }
-  tc_rules *r = L->r;
   for (const cJSON *t = arr->child; t; t = t->next) {
     if (!cJSON_IsString(t) || !t->valuestring[0]) {
-      tc_json_fail(&L->j, where, "\"tensor_types\" must hold non-empty strings");
+      tc_json_fail(&L->j, where, "\"%s\" must hold non-empty strings", key);
       return -1;
     }
-    char **nt = realloc(r->tensor_types, (r->n_tensor_types + 1) * sizeof *nt);
+    char **nt = realloc(*names, (*n + 1) * sizeof *nt);
     if (!nt) return -1;
-    r->tensor_types = nt;
-    nt[r->n_tensor_types++] = rules_strdup(t->valuestring);
+    *names = nt;
+    nt[(*n)++] = rules_strdup(t->valuestring);
   }
   return 0;
 }
