@@ -12,6 +12,11 @@ of the program is fixed, then:
   * a fixed program left with no finding at all, built against real ggml and the emulated GPU
     (tests/ggml/runtime) and run as its oracle test runs it, runs clean.
 
+And where no fix is certainly right, none is offered (WITHHELD: a program whose every marked
+line has a host-access finding without a fix: the call's value used, a handle to const, an
+offset, no `t->data` to name the tensor by, a macro, both sides on the device, a read from a
+file, ggml_get/set_f32_1d, an indexed store).
+
 Prints one line per program with fixes and the totals; exit status 0 when every check held
 (and some program had a fix), 1 otherwise, 2 bad usage. Uses ggml_corpus.py's driver and
 tests/corpus/fixit.py's readers of the two formats (standard library only).
@@ -123,6 +128,102 @@ def check_program(drv, prog, out):
     return res
 
 
+WITHHELD = r"""#include <stdio.h>
+#include <string.h>
+
+#include "ggml.h"
+#include "ggml-backend.h"
+#include "ggml-cpu.h"
+#include "ggml-cuda.h"
+
+#define COPY_IN(t, src, n) memcpy((t)->data, (src), (n))
+
+static void *value_used(struct ggml_tensor *t, const float *src) {
+  return memcpy(t->data, src, 4); /* withheld */
+}
+static void const_handle(const struct ggml_tensor *t, const float *src) {
+  memcpy(t->data, src, 4); /* withheld */
+}
+static void offset(struct ggml_tensor *t, const float *src) {
+  memcpy((char *)t->data + 4, src, 4); /* withheld */
+}
+static void no_handle(struct ggml_tensor *t, const float *src) {
+  memcpy(ggml_get_data(t), src, 4); /* withheld */
+}
+static void in_macro(struct ggml_tensor *t, const float *src) {
+  COPY_IN(t, src, 4); /* withheld */
+}
+static void both_on_device(struct ggml_tensor *a, struct ggml_tensor *b) {
+  memcpy(a->data, b->data, 4); /* withheld */
+}
+static void from_file(struct ggml_tensor *t, FILE *f) {
+  if (fread(t->data, 1, 4, f) != 4) return; /* withheld */
+}
+static float one_element(struct ggml_tensor *t) {
+  ggml_set_f32_1d(t, 0, 1.0f); /* withheld */
+  return 0.0f;
+}
+static float get_element(struct ggml_tensor *t) {
+  return ggml_get_f32_1d(t, 0); /* withheld */
+}
+static void indexed(struct ggml_tensor *t) {
+  float *p = (float *)t->data;
+  p[0] = 0.0f; /* withheld */
+}
+
+int main(void) {
+  ggml_backend_t gpu = ggml_backend_cuda_init(0);
+  struct ggml_init_params params = {ggml_tensor_overhead() * 2, NULL, true};
+  struct ggml_context *ctx = ggml_init(params);
+  struct ggml_tensor *a = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, 4);
+  struct ggml_tensor *b = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, 4);
+  ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors(ctx, gpu);
+  float src[4] = {0};
+  (void)value_used(a, src);
+  const_handle(a, src);
+  offset(a, src);
+  no_handle(a, src);
+  in_macro(a, src);
+  both_on_device(a, b);
+  from_file(a, stdin);
+  (void)one_element(a);
+  (void)get_element(a);
+  indexed(a);
+  ggml_backend_buffer_free(buf);
+  ggml_free(ctx);
+  return 0;
+}
+"""
+
+
+def check_withheld(drv, out):
+    """Whether every marked line of WITHHELD has a host-access finding without a fix, and
+    nothing else is found."""
+    src = os.path.join(drv.work_dir, "withheld.c")
+    with open(src, "w", encoding="utf-8") as fh:
+        fh.write(WITHHELD)
+    doc, err = drv.tagcheck_json(corpus.Program("withheld.c", src, [src]))
+    if err:
+        out.append("analyzer: " + err)
+        return False
+    marked = {i + 1 for i, line in enumerate(WITHHELD.split("\n")) if "/* withheld */" in line}
+    found = {f["line"]: f for f in doc.get("findings", [])}
+    ok = True
+    for line in sorted(marked):
+        f = found.get(line)
+        if not f or f["rule"] != "ggml-host-access":
+            out.append("withheld.c:%d: no ggml-host-access finding" % line)
+            ok = False
+        elif f.get("fixes"):
+            out.append("withheld.c:%d: a fix is offered where none is certain: %s" % (
+                line, f["fixes"]))
+            ok = False
+    for line in sorted(set(found) - marked):
+        out.append("withheld.c:%d: unexpected finding: %s" % (line, found[line]["message"]))
+        ok = False
+    return ok
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--manifest", required=True)
@@ -152,6 +253,13 @@ def main():
                 "PASS" if res["ok"] else "FAIL", prog.name, res["fixed"], res["findings"], run))
             for line in out:
                 print("  " + line.replace("\n", "\n  "))
+        out = []
+        withheld_ok = check_withheld(drv, out)
+        print("%s withheld.c: no fix where none is certainly right" % (
+            "PASS" if withheld_ok else "FAIL"))
+        for line in out:
+            print("  " + line)
+        totals["bad"] += not withheld_ok
     except corpus.CorpusError as e:
         print("ggml fixit: error: %s" % e, file=sys.stderr)
         return 2
