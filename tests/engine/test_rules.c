@@ -618,7 +618,8 @@ static void test_fix_targets(void **state) {
     int arg;
   } ph[] = {{"{got})", TC_FIX_GOT, 5, -1},          {"{expected}", TC_FIX_EXPECTED, 10, -1},
             {"{got_handle}", TC_FIX_GOT_HANDLE, 12, -1}, {"{arg0}", TC_FIX_ARG, 6, 0},
-            {"{arg12}, x", TC_FIX_ARG, 7, 12},       {"{arg}", TC_FIX_NOT_PLACEHOLDER, 0, -1},
+            {"{arg12}, x", TC_FIX_ARG, 7, 12},       {"{arg99}", TC_FIX_ARG, 7, 99},
+            {"{arg1234}", TC_FIX_NOT_PLACEHOLDER, 0, -1}, {"{arg}", TC_FIX_NOT_PLACEHOLDER, 0, -1},
             {"{arg01}", TC_FIX_NOT_PLACEHOLDER, 0, -1}, {"{arg1", TC_FIX_NOT_PLACEHOLDER, 0, -1},
             {"{argx}", TC_FIX_NOT_PLACEHOLDER, 0, -1}, {"{got_handl}", TC_FIX_NOT_PLACEHOLDER, 0, -1}};
   for (size_t i = 0; i < sizeof ph / sizeof ph[0]; i++) {

@@ -38,7 +38,7 @@ tc_fix_placeholder_kind tc_fix_placeholder(const char *p, size_t *len, int *arg)
   if (strncmp(p, "{arg", 4) != 0 || p[4] < '0' || p[4] > '9') return TC_FIX_NOT_PLACEHOLDER;
   int n = 0;
   size_t k = 4;
-  for (; p[k] >= '0' && p[k] <= '9' && n < TC_RULES_MAX_ARGS; k++) n = n * 10 + (p[k] - '0');
+  for (; p[k] >= '0' && p[k] <= '9' && k < 7; k++) n = n * 10 + (p[k] - '0'); /* 3 digits */
   if (p[k] != '}' || (k > 5 && p[4] == '0')) return TC_FIX_NOT_PLACEHOLDER;
   *len = k + 1;
   *arg = n;
