@@ -86,30 +86,38 @@ class Driver:
 
     # ---- the analyzer ----
 
-    def analyze(self, prog):
-        """(findings, None) or (None, why tagcheck could not say)."""
-        if prog.name in self._analysis:
-            return self._analysis[prog.name]
+    def tagcheck_json(self, prog, extra=()):
+        """(tagcheck's JSON document, None) or (None, why tagcheck could not say); extra:
+        more tagcheck arguments (--fix, --export-fixes FILE)."""
         cmd = [self.m["tagcheck"], "--format", "json", "--no-cache", "-q", "-j", "1",
                "--rules", self.m["rules"]]
         if prog.is_cxx:
             cmd += ["--rules", self.m["cxx_rules"]]
-        cmd += prog.tagcheck_args() + prog.sources + ["--"] + self.lang_args(prog) + \
-            ["-I" + self.m["ggml_include"]]
+        cmd += list(extra) + prog.tagcheck_args() + prog.sources + ["--"] + \
+            self.lang_args(prog) + ["-I" + self.m["ggml_include"]]
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         except subprocess.TimeoutExpired:
-            res = (None, "tagcheck timed out: " + shlex.join(cmd))
-        else:
-            if p.returncode not in (0, 1):
-                res = (None, "tagcheck exited %d: %s\n%s" % (p.returncode, shlex.join(cmd),
-                                                            p.stderr.strip()[-3000:]))
-            else:
-                try:
-                    res = (corpus.parse_findings(json.loads(p.stdout),
-                                                 os.path.dirname(prog.sources[0])), None)
-                except (ValueError, corpus.CorpusError) as e:
-                    res = (None, "cannot read tagcheck's json (%s): %s" % (e, shlex.join(cmd)))
+            return None, "tagcheck timed out: " + shlex.join(cmd)
+        if p.returncode not in (0, 1):
+            return None, "tagcheck exited %d: %s\n%s" % (p.returncode, shlex.join(cmd),
+                                                         p.stderr.strip()[-3000:])
+        try:
+            return json.loads(p.stdout), None
+        except ValueError as e:
+            return None, "cannot read tagcheck's json (%s): %s" % (e, shlex.join(cmd))
+
+    def analyze(self, prog):
+        """(findings, None) or (None, why tagcheck could not say)."""
+        if prog.name in self._analysis:
+            return self._analysis[prog.name]
+        doc, err = self.tagcheck_json(prog)
+        res = (None, err)
+        if doc is not None:
+            try:
+                res = (corpus.parse_findings(doc, os.path.dirname(prog.sources[0])), None)
+            except corpus.CorpusError as e:
+                res = (None, "cannot read tagcheck's json (%s)" % e)
         self._analysis[prog.name] = res
         return res
 

@@ -27,6 +27,11 @@ int lsp_workspace_create(lsp_workspace *ws, const char *const *fixtures, const c
 
 int lsp_workspace_create_from(lsp_workspace *ws, const char *src_dir, const char *const *fixtures,
                               const char *compdb_dir) {
+  return lsp_workspace_create_with(ws, src_dir, fixtures, compdb_dir, TC_RUNTIME_INCLUDE);
+}
+
+int lsp_workspace_create_with(lsp_workspace *ws, const char *src_dir, const char *const *fixtures,
+                              const char *compdb_dir, const char *include_dir) {
   memset(ws, 0, sizeof *ws);
   snprintf(ws->dir, sizeof ws->dir, "/tmp/tc-lsp-ws-XXXXXX");
   if (!mkdtemp(ws->dir)) return -1;
@@ -49,7 +54,7 @@ int lsp_workspace_create_from(lsp_workspace *ws, const char *src_dir, const char
       cJSON *e = cJSON_CreateObject();
       cJSON_AddStringToObject(e, "directory", ws->dir);
       cJSON_AddStringToObject(e, "file", fixtures[i]);
-      const char *args[] = {"cc", "-std=c11", "-I", TC_RUNTIME_INCLUDE, "-c", fixtures[i]};
+      const char *args[] = {"cc", "-std=c11", "-I", include_dir, "-c", fixtures[i]};
       cJSON_AddItemToObject(e, "arguments", cJSON_CreateStringArray(args, 6));
       cJSON_AddItemToArray(db, e);
     }
@@ -93,8 +98,13 @@ const char *lsp_workspace_path(lsp_workspace *ws, const char *name, char *buf, s
 }
 
 int lsp_workspace_one(lsp_workspace *ws, const char *name, char *path, size_t n) {
+  return lsp_workspace_one_with(ws, name, TC_RUNTIME_INCLUDE, path, n);
+}
+
+int lsp_workspace_one_with(lsp_workspace *ws, const char *name, const char *include_dir,
+                           char *path, size_t n) {
   const char *files[] = {name, NULL};
-  if (lsp_workspace_create(ws, files, ".") != 0) return -1;
+  if (lsp_workspace_create_with(ws, TC_LSP_FIXTURES, files, ".", include_dir) != 0) return -1;
   lsp_workspace_path(ws, name, path, n);
   return 0;
 }

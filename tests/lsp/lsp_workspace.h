@@ -21,9 +21,15 @@ int lsp_workspace_create(lsp_workspace *ws, const char *const *fixtures, const c
 /* The same with the files taken from folder src_dir instead of tests/lsp/fixtures/. */
 int lsp_workspace_create_from(lsp_workspace *ws, const char *src_dir, const char *const *fixtures,
                               const char *compdb_dir);
+/* The same, the database's entries compiled with -I include_dir (ggml's headers) instead. */
+int lsp_workspace_create_with(lsp_workspace *ws, const char *src_dir, const char *const *fixtures,
+                              const char *compdb_dir, const char *include_dir);
 /* A workspace of the one fixture `name`, compile_commands.json beside it; the fixture's
    absolute path into path. Returns 0 or -1. */
 int lsp_workspace_one(lsp_workspace *ws, const char *name, char *path, size_t n);
+/* The same, compiled with -I include_dir. */
+int lsp_workspace_one_with(lsp_workspace *ws, const char *name, const char *include_dir,
+                           char *path, size_t n);
 /* Removes the workspace folder and everything in it. */
 void lsp_workspace_remove(lsp_workspace *ws);
 /* The absolute path of a file of the workspace, written into buf. */

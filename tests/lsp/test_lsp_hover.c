@@ -200,23 +200,10 @@ static void test_hover_ggml_allocation(void **state) {
 #else
   session s;
   memset(&s, 0, sizeof s);
-  const char *none[] = {NULL};
-  assert_int_equal(lsp_workspace_create(&s.ws, none, NULL), 0);
-  char src[512], path[512], db_path[512];
-  snprintf(src, sizeof src, "%s/hover_ggml.c", TC_LSP_FIXTURES);
-  lsp_workspace_path(&s.ws, "hover_ggml.c", path, sizeof path);
-  char *text = lsp_read_file(src, NULL);
+  char path[512];
+  assert_int_equal(lsp_workspace_one_with(&s.ws, "hover_ggml.c", TC_GGML_INCLUDE, path, sizeof path), 0);
+  char *text = lsp_read_file(path, NULL);
   assert_non_null(text);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-  lsp_workspace_path(&s.ws, "compile_commands.json", db_path, sizeof db_path);
-  f = fopen(db_path, "w");
-  assert_non_null(f);
-  fprintf(f, "[{\"directory\": \"%s\", \"file\": \"%s\", \"arguments\": [\"cc\", \"-std=c11\", "
-             "\"-I%s\", \"-c\", \"%s\"]}]", s.ws.dir, path, TC_GGML_INCLUDE, path);
-  fclose(f);
   const char *argv[] = {TC_TAGCHECK_BIN, "--lsp", "--rules", TC_SOURCE_DIR "/rules/ggml.json", NULL};
   assert_int_equal(lsp_client_spawn(&s.c, argv, s.ws.dir, NULL), 0);
   assert_non_null(lsp_client_initialize(&s.c, 1, 0, WAIT_MS));

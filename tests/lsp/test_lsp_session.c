@@ -375,6 +375,69 @@ static void test_code_action_quick_fix(void **state) {
   lsp_workspace_remove(&ws);
 }
 
+/* ggml's fix-it replaces a whole call (memcpy into a GPU tensor's data becomes
+   ggml_backend_tensor_set): the quick fix's edit spans the call, and applying it leaves nothing
+   to report. Skipped without ggml's headers. */
+static void test_code_action_whole_call(void **state) {
+  (void)state;
+#ifndef TC_GGML_INCLUDE
+  skip();
+#else
+  lsp_workspace ws;
+  char path[512];
+  assert_int_equal(lsp_workspace_one_with(&ws, "ggml_upload_bug.c", TC_GGML_INCLUDE, path,
+                                          sizeof path), 0);
+  char *uri = uri_of(path);
+  char *text = lsp_read_file(path, NULL);
+  const char *argv[] = {TC_TAGCHECK_BIN, "--lsp", "--rules", TC_SOURCE_DIR "/rules/ggml.json", NULL};
+  lsp_client c;
+  assert_int_equal(lsp_client_spawn(&c, argv, ws.dir, NULL), 0);
+  initialize(&c, 1, 0);
+  did_open(&c, uri, text, 1);
+  const cJSON *ds = diagnostics_of(publication(&c, uri, 1));
+  assert_int_equal(cJSON_GetArraySize(ds), 1);
+  const cJSON *d = cJSON_GetArrayItem(ds, 0);
+  assert_string_equal(cJSON_GetObjectItem(d, "code")->valuestring, "ggml-host-access");
+  char *range = cJSON_PrintUnformatted(cJSON_GetObjectItem(d, "range"));
+  lsp_client_sendf(&c, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"textDocument/codeAction\","
+                       "\"params\":{\"textDocument\":{\"uri\":\"%s\"},\"range\":%s,"
+                       "\"context\":{\"diagnostics\":[]}}}", uri, range);
+  free(range);
+  const cJSON *actions = result_of(lsp_client_response(&c, 2, WAIT_MS));
+  assert_int_equal(cJSON_GetArraySize(actions), 1);
+  const cJSON *edits = cJSON_GetObjectItem(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(actions, 0), "edit"), "changes"),
+      uri);
+  assert_int_equal(cJSON_GetArraySize(edits), 1);
+  const cJSON *edit = cJSON_GetArrayItem(edits, 0);
+  assert_string_equal(cJSON_GetObjectItem(edit, "newText")->valuestring,
+                      "ggml_backend_tensor_set(w, host, 0, sizeof host)");
+  const char *old_call = "memcpy(w->data, host, sizeof host)";
+  const char *at = strstr(text, old_call);
+  assert_non_null(at);
+  int line = 0, col = 0;
+  for (const char *p = text; p < at; p++) {
+    col = *p == '\n' ? 0 : col + 1;
+    line += *p == '\n';
+  }
+  const cJSON *er = cJSON_GetObjectItem(edit, "range");
+  assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(er, "start"), "line")->valueint, line);
+  assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(er, "start"), "character")->valueint, col);
+  assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(er, "end"), "line")->valueint, line);
+  assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(er, "end"), "character")->valueint,
+                   col + (int)strlen(old_call));
+  char *fixed = replace(text, old_call, "ggml_backend_tensor_set(w, host, 0, sizeof host)");
+  did_change(&c, uri, fixed, 2);
+  assert_int_equal(cJSON_GetArraySize(diagnostics_of(publication(&c, uri, 2))), 0);
+  shutdown_and_exit(&c, 3);
+  lsp_client_free(&c);
+  free(fixed);
+  free(text);
+  free(uri);
+  lsp_workspace_remove(&ws);
+#endif
+}
+
 /* A text that crashes libclang (2,000 unary minus signs) costs that analysis only: the server
    says so and keeps serving the same document and others. */
 static void test_crashing_text_server_survives(void **state) {
@@ -806,6 +869,7 @@ int main(void) {
       cmocka_unit_test(test_exit_codes),
       cmocka_unit_test(test_diagnostics_follow_unsaved_text),
       cmocka_unit_test(test_code_action_quick_fix),
+      cmocka_unit_test(test_code_action_whole_call),
       cmocka_unit_test(test_debounce_analyzes_latest_only),
       cmocka_unit_test(test_crashing_text_server_survives),
       cmocka_unit_test(test_whole_program_of_the_document),

@@ -543,12 +543,14 @@ static void test_docs_example(void **state) {
 
 
 /* "fixes" (docs/rules.md): parsed with their keys, and every mistake named with its position. */
-static char *with_fixes(const char *fixes) {
-  size_t n = strlen(k_min_head) + strlen(fixes) + 64;
+static char *with_fixes_for(const char *fixes, const char *fns) {
+  size_t n = strlen(k_min_head) + strlen(fixes) + strlen(fns) + 64;
   char *s = malloc(n);
-  snprintf(s, n, "%s  \"fixes\": %s,\n  \"functions\": {}\n}\n", k_min_head, fixes);
+  snprintf(s, n, "%s  \"fixes\": %s,\n  \"functions\": %s\n}\n", k_min_head, fixes, fns);
   return s;
 }
+
+static char *with_fixes(const char *fixes) { return with_fixes_for(fixes, "{}"); }
 
 static void test_fixes(void **state) {
   (void)state;
@@ -614,6 +616,84 @@ static void test_fixes(void **state) {
   tc_rules_free(r);
 }
 
+/* A fix limited to calls of some functions, one offending argument and calls whose value is
+   unused, reading arguments by position and the handle of `t->data`; the placeholders are
+   recognized exactly, and a fix naming a function no file describes (or one without a check of
+   its kind) is an error naming the file. */
+static void test_fix_targets(void **state) {
+  (void)state;
+  char err[512];
+  const char *fns = "{\"add\": {\"params\": 3, \"checks\": [{\"check\": \"agree\", "
+                    "\"args\": [0, 1]}]}, \"plain\": {\"params\": 1}}";
+  char *text = with_fixes_for(
+      "[{\"check\": \"agree\", \"failures\": [\"backend\"], \"functions\": [\"add\"],\n"
+      "   \"arg\": 1, \"replace\": \"call\", \"result_unused\": true,\n"
+      "   \"with\": \"set({got_handle}, {arg0}, {arg2}, {got}, {expected})\"}]",
+      fns);
+  tc_rules *r = load_text(text, err, sizeof err);
+  free(text);
+  if (!r) fail_msg("%s", err);
+  assert_int_equal(r->n_fixes, 1);
+  assert_int_equal(r->fixes[0].got_arg, 1);
+  assert_true(r->fixes[0].result_unused);
+  assert_int_equal(r->fixes[0].n_functions, 1);
+  assert_true(tc_fix_applies_to(&r->fixes[0], "add"));
+  assert_false(tc_fix_applies_to(&r->fixes[0], "plain"));
+  assert_false(tc_fix_applies_to(&r->fixes[0], NULL));
+  tc_rules_free(r);
+
+  struct {
+    const char *p;
+    tc_fix_placeholder_kind kind;
+    size_t len;
+    int arg;
+  } ph[] = {{"{got})", TC_FIX_GOT, 5, -1},          {"{expected}", TC_FIX_EXPECTED, 10, -1},
+            {"{got_handle}", TC_FIX_GOT_HANDLE, 12, -1}, {"{arg0}", TC_FIX_ARG, 6, 0},
+            {"{arg12}, x", TC_FIX_ARG, 7, 12},       {"{arg99}", TC_FIX_ARG, 7, 99},
+            {"{arg1234}", TC_FIX_NOT_PLACEHOLDER, 0, -1}, {"{arg}", TC_FIX_NOT_PLACEHOLDER, 0, -1},
+            {"{arg01}", TC_FIX_NOT_PLACEHOLDER, 0, -1}, {"{arg1", TC_FIX_NOT_PLACEHOLDER, 0, -1},
+            {"{argx}", TC_FIX_NOT_PLACEHOLDER, 0, -1}, {"{got_handl}", TC_FIX_NOT_PLACEHOLDER, 0, -1}};
+  for (size_t i = 0; i < sizeof ph / sizeof ph[0]; i++) {
+    size_t len = 0;
+    int arg = 99;
+    tc_fix_placeholder_kind k = tc_fix_placeholder(ph[i].p, &len, &arg);
+    if (k != ph[i].kind || (k && (len != ph[i].len || arg != ph[i].arg)))
+      fail_msg("placeholder %s: kind %d len %zu arg %d", ph[i].p, (int)k, len, arg);
+  }
+
+  struct {
+    const char *fixes, *needle;
+  } bad[] = {
+      {"[{\"check\": \"agree\", \"failures\": [\"backend\"], \"with\": \"f({arg})\"}]",
+       "unknown placeholder"},
+      {"[{\"check\": \"agree\", \"failures\": [\"backend\"], \"with\": \"f\", "
+       "\"functions\": []}]",
+       "non-empty array of function names"},
+      {"[{\"check\": \"agree\", \"failures\": [\"backend\"], \"with\": \"f\", "
+       "\"functions\": [\"add\", 3]}]",
+       "non-empty array of function names"},
+      {"[{\"check\": \"agree\", \"failures\": [\"backend\"], \"with\": \"f\", \"arg\": -1}]",
+       "\"arg\" must be an integer"},
+      {"[{\"check\": \"agree\", \"failures\": [\"backend\"], \"with\": \"f\", "
+       "\"result_unused\": 1}]",
+       "\"result_unused\" must be true or false"},
+      {"[{\"check\": \"agree\", \"failures\": [\"backend\"], \"with\": \"f\", "
+       "\"functions\": [\"nope\"]}]",
+       "a fix names function \"nope\", which no loaded rules file describes"},
+      {"[{\"check\": \"agree\", \"failures\": [\"backend\"], \"with\": \"f\", "
+       "\"functions\": [\"plain\"]}]",
+       "a fix names function \"plain\", which has no check of the fix's kind"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char *t = with_fixes_for(bad[i].fixes, fns);
+    tc_rules *x = load_text(t, err, sizeof err);
+    free(t);
+    if (x) fail_msg("case %zu loaded", i);
+    if (!strstr(err, bad[i].needle) || strncmp(err, "t.json:", 7) != 0)
+      fail_msg("case %zu: %s", i, err);
+  }
+}
+
 /* load_arg: the argument index is read and range-checked like same_as_arg's; and the check
    rule slots the engine's run_checks reads name the rules each check fails with */
 static void test_load_arg_result(void **state) {
@@ -646,7 +726,8 @@ int main(void) {
       cmocka_unit_test(test_merge_files),     cmocka_unit_test(test_docs_example),
       cmocka_unit_test(test_backend_memory),  cmocka_unit_test(test_ggml_rules),
       cmocka_unit_test(test_noreturn),
-      cmocka_unit_test(test_fixes),           cmocka_unit_test(test_layers),
+      cmocka_unit_test(test_fixes),           cmocka_unit_test(test_fix_targets),
+      cmocka_unit_test(test_layers),
       cmocka_unit_test(test_ggml_placement_rules), cmocka_unit_test(test_family_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -36,7 +36,7 @@
 #endif
 
 #define CACHE_MAGIC "TCCACHE4"
-#define RESULTS_MAGIC "TCRESULTS2"
+#define RESULTS_MAGIC "TCRESULTS3"
 
 /* Environment variables that change where a compiler looks for headers. */
 static const char *const include_env[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",

@@ -60,6 +60,8 @@ static chk_res run_checks(call_ctx *c) {
     tc_check_kind kind = c->fn->checks[i].kind;
     res = api_run_check(c, &c->fn->checks[i]);
     res.check = (int)kind;
+    res.check_pos = (int)i + 1;
+    res.undecided_before = first_unknown.st != CHK_PASS;
     if (res.st == CHK_FAIL) {
       res.after_unknown = (undecided_rules & ~(1u << res.rule)) != 0;
       return res;

@@ -53,6 +53,8 @@ typedef struct chk_res {
   const char *why;
   int backend;
   int check; /* the tc_check_kind that decided (fix-its) */
+  int check_pos;        /* 1 + the position of that check among the function's (0: none) */
+  int undecided_before; /* a check before it could not be decided */
   /* a failure after a check that could not be decided and may fail first with another rule:
      the call fails on every path, but maybe not with this rule (a warning) */
   int after_unknown;

@@ -126,9 +126,48 @@ static int agree_failure(const operand *ref, const operand *op) {
   return t == TC_TRI_YES ? -1 : -2;
 }
 
-static fix_candidate candidate(int msg, const operand *got, const operand *expected) {
+/* Whether argument i is written `t->data` (the rules' data field) of a tensor handle t: the
+   fix may then name t ({got_handle}). */
+static int arg_is_handle_data(call_ctx *c, int i) {
+  tc_eng *e = c->f->e;
+  const tc_insn *in = c->in;
+  if (i < 0 || (uint32_t)i >= in->n_args || !e->f_data || !in->arg_base_locs ||
+      !in->arg_base_locs[i].end_line)
+    return 0;
+  const tc_opnd *o = &in->args[i];
+  uint32_t n = o->path.n_elems;
+  if (o->kind != TC_OPND_PATH || n < 2 || o->path.elems[n - 2].kind != TC_ELEM_DEREF ||
+      o->path.elems[n - 1].kind != TC_ELEM_FIELD ||
+      field_id_of_sym(e, o->path.elems[n - 1].field) != e->f_data)
+    return 0;
+  tc_opnd handle = *o;
+  handle.path.n_elems = n - 2;
+  handle.path.spelling = 0;
+  return mem_eval(c->f, c->s, &handle, NULL).k == AV_TENSOR;
+}
+
+/* Whether the checks of the call other than the one that failed pass (those before it did not
+   stop the call, those after it are run here): a new call in its place must not fail them. */
+static int other_checks_pass(call_ctx *c, const chk_res *r) {
+  if (!c->fn || !r->check_pos || r->undecided_before) return 0;
+  int n_ops = c->n_ops, poisoned = c->poisoned, n_sets = c->n_sets, overflow = c->sets_overflow;
+  int ok = 1;
+  for (size_t i = (size_t)r->check_pos; i < c->fn->n_checks && ok; i++)
+    ok = api_run_check(c, &c->fn->checks[i]).st == CHK_PASS && !c->poisoned;
+  c->n_ops = n_ops;
+  c->poisoned = poisoned;
+  c->n_sets = n_sets;
+  c->sets_overflow = overflow;
+  return ok;
+}
+
+static fix_candidate candidate(call_ctx *c, const chk_res *r, int msg, const operand *got,
+                               const operand *expected, int whole_call_fixes) {
   fix_candidate fc = {msg, got->arg_pos - 1, expected ? expected->arg_pos - 1 : -1,
-                      got->tag.autodiff, expected ? expected->tag.autodiff : TC_TAGF_UNKNOWN};
+                      got->tag.autodiff, expected ? expected->tag.autodiff : TC_TAGF_UNKNOWN,
+                      0, 0};
+  fc.got_is_handle_data = arg_is_handle_data(c, fc.got);
+  fc.others_pass = whole_call_fixes && other_checks_pass(c, r);
   return fc;
 }
 
@@ -138,18 +177,22 @@ uint32_t api_plan_fix(call_ctx *c, const chk_res *r, fix_step *steps, uint8_t *n
   *n_steps = 0;
   tc_eng *e = c->f->e;
   if (!e->rules->n_fixes || r->st != CHK_FAIL || !r->got) return 0;
+  int whole_call_fixes = 0;
+  for (size_t k = 0; k < e->rules->n_fixes; k++)
+    whole_call_fixes |= e->rules->fixes[k].replace_call && (int)e->rules->fixes[k].check == r->check;
   fix_candidate cands[FIX_MAX_STEPS];
   int n = 0;
   if (r->check == TC_CHECK_AGREE && r->all) {
     for (int k = 1; k < r->n_all; k++) {
       int msg = agree_failure(&r->all[0], &r->all[k]);
       if (msg == -2 || (msg >= 0 && n == FIX_MAX_STEPS)) return 0;
-      if (msg >= 0) cands[n++] = candidate(msg, &r->all[k], &r->all[0]);
+      if (msg >= 0) cands[n++] = candidate(c, r, msg, &r->all[k], &r->all[0], whole_call_fixes);
     }
   } else {
-    cands[n++] = candidate((int)r->msg, r->got, r->expected);
+    cands[n++] = candidate(c, r, (int)r->msg, r->got, r->expected, whole_call_fixes);
   }
-  return fix_plan(e, c->in, r->check, cands, n, steps, n_steps);
+  const char *fn_name = c->fn ? c->fn->name : NULL;
+  return fix_plan(e, c->in, fn_name, r->check, cands, n, steps, n_steps);
 }
 
 uint32_t api_make_detail(call_ctx *c, const chk_res *r) {

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/strbuf.h"
 #include "engine/engine.h"
 #include "engine/observe.h"
 #include "ir/ir.h"
@@ -421,6 +422,8 @@ typedef struct fix_candidate {
   int msg;               /* tc_msg_slot of its failure */
   int got, expected;     /* insn argument indices; -1 when it is no single argument */
   int32_t got_autodiff, expected_autodiff; /* tag fields (TC_TAGF_*) */
+  int got_is_handle_data; /* the got argument is `t->data` of tensor handle t ({got_handle}) */
+  int others_pass;        /* the call's other checks pass (a new call may replace it) */
 } fix_candidate;
 
 typedef struct detail {
@@ -680,10 +683,14 @@ void outcome_record(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_
 /* outcome_record of a failing state whose fix plan hashes to fix_key (0: it has none). */
 void outcome_record_fix(tc_eng *e, uint32_t fn, const tc_insn *in, int rule, uint32_t detail,
                         uint32_t fix_key);
-/* The fix plan for a failed check of kind `check` at call `in` (fixes.c): every candidate must
-   get an edit, or the plan is empty. Returns the plan's key (0: no fix). */
-uint32_t fix_plan(const tc_eng *e, const tc_insn *in, int check, const fix_candidate *cands,
-                  int n, fix_step *steps, uint8_t *n_steps);
+/* The fix plan for a failed check of kind `check` at call `in` of function fn_name (fixes.c):
+   every candidate must get an edit, or the plan is empty. Returns the plan's key (0: no fix). */
+uint32_t fix_plan(const tc_eng *e, const tc_insn *in, const char *fn_name, int check,
+                  const fix_candidate *cands, int n, fix_step *steps, uint8_t *n_steps);
+/* Step st's template with its placeholders resolved: `{K}` in with for the source range
+   sources[K] (at most TC_FIX_MAX_SOURCES, pointing into in). 0, or -1 (out of memory). */
+int fix_template(const tc_eng *e, const tc_insn *in, const fix_step *st, tc_strbuf *with,
+                 const tc_srcloc **sources, size_t *n_sources);
 /* Folds one state's fix key into a rule's (findings.c, when outcomes merge). */
 void fix_key_merge(uint32_t *key, uint16_t *mixed, int rule, int had_fails, uint32_t add,
                    int add_mixed);

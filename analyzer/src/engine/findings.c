@@ -300,11 +300,20 @@ static void add_fix(tc_eng *e, tc_diag *diag, const tc_insn *in, const detail *d
   for (uint8_t i = 0; i < d->n_fix; i++) {
     const fix_step *st = &d->fix[i];
     const tc_fix_def *def = &e->rules->fixes[st->def];
-    tc_loc range, got = {0}, exp = {0};
+    const tc_srcloc *from[TC_FIX_MAX_SOURCES];
+    tc_loc range, sources[TC_FIX_MAX_SOURCES];
+    size_t n_sources = 0;
+    tc_strbuf with;
+    tc_strbuf_init(&with);
+    if (fix_template(e, in, st, &with, from, &n_sources) != 0) {
+      tc_strbuf_free(&with);
+      e->oom = 1;
+      return;
+    }
     loc_of(e, def->replace_call ? &in->loc : &in->arg_locs[st->got], &range);
-    if (st->got >= 0) loc_of(e, &in->arg_locs[st->got], &got);
-    if (st->expected >= 0) loc_of(e, &in->arg_locs[st->expected], &exp);
-    if (tc_diag_add_fix(diag, &range, def->with, &got, &exp)) e->oom = 1;
+    for (size_t k = 0; k < n_sources; k++) loc_of(e, from[k], &sources[k]);
+    if (tc_diag_add_fix(diag, &range, tc_strbuf_str(&with), sources, n_sources)) e->oom = 1;
+    tc_strbuf_free(&with);
   }
 }
 

@@ -426,6 +426,7 @@ static tc_opnd lower_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mo
   in->n_args = (uint32_t)n_args;
   in->args = args;
   in->arg_locs = lw_arg_locs(u, e, (uint32_t)n_args);
+  in->arg_base_locs = lw_arg_base_locs(u, e, (uint32_t)n_args, in->arg_locs);
   in->in_macro = lw_in_macro(e);
   tc_opnd result = none_opnd();
   if (dst) {

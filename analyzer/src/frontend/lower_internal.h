@@ -248,6 +248,9 @@ int lw_in_macro(CXCursor c);
 /* The source range of each of call's n arguments (arena memory), NULL when the call comes from
    a macro; an argument written (in part) by a macro gets an all-zero range. */
 tc_srcloc *lw_arg_locs(lw_unit *u, CXCursor call, uint32_t n);
+/* For each argument written `B->member` (arg_locs known), B a pointer to non-const, the source
+   range of B; NULL when no argument is so (fix-its name the tensor handle of `t->data`). */
+tc_srcloc *lw_arg_base_locs(lw_unit *u, CXCursor call, uint32_t n, const tc_srcloc *arg_locs);
 tc_sym lw_spelling_text(lw_unit *u, CXCursor c); /* source text of an expression, or 0 */
 /* Integer value of a constant expression (clang_Cursor_Evaluate); 0 if not an integer. */
 int lw_eval_int(CXCursor c, int64_t *out);

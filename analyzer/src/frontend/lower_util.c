@@ -405,6 +405,41 @@ tc_srcloc *lw_arg_locs(lw_unit *u, CXCursor call, uint32_t n) {
   return locs;
 }
 
+/* The base B of an argument written `B->member` (parentheses and implicit conversions aside),
+   B a pointer to a non-const object, or a null cursor. */
+static CXCursor arrow_base(CXCursor arg) {
+  CXCursor m = lw_strip(arg);
+  if (clang_getCursorKind(m) != CXCursor_MemberRefExpr) return clang_getNullCursor();
+  lw_cursors ch;
+  lw_cursors_init(&ch);
+  lw_children(m, &ch);
+  CXCursor base = clang_getNullCursor();
+  for (uint32_t i = 0; i < ch.n && clang_Cursor_isNull(base); i++)
+    if (clang_isExpression(clang_getCursorKind(ch.v[i]))) base = ch.v[i];
+  lw_cursors_free(&ch);
+  if (clang_Cursor_isNull(base)) return base;
+  CXType t = canon(clang_getCursorType(base));
+  /* a pointer to const cannot be handed to a setter: no fix names it */
+  if (t.kind != CXType_Pointer || clang_isConstQualifiedType(clang_getPointeeType(t)))
+    return clang_getNullCursor();
+  return base;
+}
+
+tc_srcloc *lw_arg_base_locs(lw_unit *u, CXCursor call, uint32_t n, const tc_srcloc *arg_locs) {
+  if (!arg_locs) return NULL;
+  tc_srcloc *locs = NULL;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!arg_locs[i].end_line) continue;
+    CXCursor b = arrow_base(clang_Cursor_getArgument(call, i));
+    if (clang_Cursor_isNull(b) || lw_in_macro(b) || end_in_macro(b)) continue;
+    tc_srcloc l = lw_loc(u, b);
+    if (!l.end_line || l.file != arg_locs[i].file) continue;
+    if (!locs && !(locs = lw_alloc(u, n * sizeof *locs))) return NULL;
+    locs[i] = l;
+  }
+  return locs;
+}
+
 enum { LW_MAX_SPELLING = 160 };
 
 tc_sym lw_spelling_text(lw_unit *u, CXCursor c) {

@@ -174,6 +174,10 @@ typedef struct tc_insn {
   tc_srcloc *arg_locs; /* CALL: the source range of each argument (n_args entries, or NULL);
                           an entry is all zero when the argument's text is not in one file
                           range of the source (a macro expansion): fix-its need its text */
+  tc_srcloc *arg_base_locs; /* CALL: for each argument written `B->member`, B a pointer to a
+                               non-const object, the source range of B (the handle `t` of
+                               `t->data`, for fix-its); all zero for other arguments; NULL
+                               when no argument is so */
   int in_macro;    /* the expression comes from a macro expansion */
 } tc_insn;
 

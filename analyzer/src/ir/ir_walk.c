@@ -57,6 +57,8 @@ static void walk_function(tc_function *f, tc_sym_fn fn, void *ctx) {
       for (uint32_t k = 0; k < in->n_args; k++) walk_opnd(&in->args[k], fn, ctx);
       for (uint32_t k = 0; in->arg_locs && k < in->n_args; k++)
         if (in->arg_locs[k].file) walk_loc(&in->arg_locs[k], fn, ctx); /* zero: unknown */
+      for (uint32_t k = 0; in->arg_base_locs && k < in->n_args; k++)
+        if (in->arg_base_locs[k].file) walk_loc(&in->arg_base_locs[k], fn, ctx);
     }
     walk_loc(&bl->term.loc, fn, ctx);
     walk_opnd(&bl->term.cond, fn, ctx);

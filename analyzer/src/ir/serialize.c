@@ -13,7 +13,7 @@
 /* 3: the lowering keeps float reads through pointers and global index variables (cached IR of
    format 2 lacks them) */
 /* 5: calls keep each argument's source range (fix-its) */
-#define TC_IR_FORMAT 5u
+#define TC_IR_FORMAT 6u
 
 typedef struct ser {
   int reading;
@@ -208,6 +208,14 @@ static void io_insn(ser *s, tc_insn *in) {
     for (uint32_t i = 0; i < in->n_args && !s->bad; i++) io_loc(s, &in->arg_locs[i]);
   } else if (s->reading) {
     in->arg_locs = NULL;
+  }
+  int has_base_locs = in->arg_base_locs != NULL;
+  io_int(s, &has_base_locs);
+  if (has_base_locs) {
+    in->arg_base_locs = io_array(s, in->arg_base_locs, in->n_args, sizeof *in->arg_base_locs);
+    for (uint32_t i = 0; i < in->n_args && !s->bad; i++) io_loc(s, &in->arg_base_locs[i]);
+  } else if (s->reading) {
+    in->arg_base_locs = NULL;
   }
   io_int(s, &in->in_macro);
 }

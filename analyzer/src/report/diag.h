@@ -25,14 +25,16 @@ typedef struct tc_note {
 } tc_note;
 
 /* One edit of a fix-it, as the rules give it (docs/rules.md "fixes"): the range `range` of the
-   source is replaced by `with`, a template in which {got} and {expected} stand for the source
-   text of the ranges `got` and `expected` (the argument whose tag is wrong, the one that set
-   the expectation). The report layer reads those texts and renders the replacement
-   (report/fixit.h), so the engine never needs the sources. */
+   source is replaced by `with`, a template in which `{K}` stands for the source text of
+   sources[K] (the engine has resolved the rules' placeholders, {got}, {argN}, …, into those
+   ranges; every `{` of `with` starts one). The report layer reads those texts and renders the
+   replacement (report/fixit.h), so the engine never needs the sources. */
+#define TC_FIX_MAX_SOURCES 16 /* source ranges one edit may read */
 typedef struct tc_fix_edit {
   tc_loc range;
   char *with;
-  tc_loc got, expected; /* file "" when the template does not use it */
+  tc_loc *sources;
+  size_t n_sources;
 } tc_fix_edit;
 
 typedef struct tc_diag {
@@ -92,9 +94,10 @@ void tc_report_free(tc_report *r);
 tc_diag *tc_report_add(tc_report *r, const char *rule_id, tc_level level, const tc_loc *loc,
                        const char *operation, const char *function, const char *message);
 void tc_diag_add_note(tc_diag *d, const tc_loc *loc, const char *message);
-/* Appends one edit to d's fix-it (copies; got/expected may be NULL). Returns 0, -1 on OOM. */
-int tc_diag_add_fix(tc_diag *d, const tc_loc *range, const char *with, const tc_loc *got,
-                    const tc_loc *expected);
+/* Appends one edit to d's fix-it (copies range, with and the n sources). Returns 0, -1 on
+   OOM. */
+int tc_diag_add_fix(tc_diag *d, const tc_loc *range, const char *with, const tc_loc *sources,
+                    size_t n_sources);
 void tc_report_add_failure(tc_report *r, const char *file, const char *reason);
 void tc_report_add_rule(tc_report *r, const tc_rule_meta *meta); /* copies; ignores duplicates */
 /* Adds the rules of dt/rules.def (the tag rules and the run-time-only ones). */

@@ -29,25 +29,28 @@ static int add_range_text(tc_source_cache *sc, const tc_loc *l, tc_strbuf *b) {
   return 0;
 }
 
+/* The index K of a `{K}` at p that names one of x's sources (its length in *len), or -1. */
+static long source_ref(const tc_fix_edit *x, const char *p, size_t *len) {
+  if (*p != '{' || p[1] < '0' || p[1] > '9') return -1;
+  char *end;
+  unsigned long k = strtoul(p + 1, &end, 10);
+  if (*end != '}' || k >= x->n_sources) return -1;
+  *len = (size_t)(end - p) + 1;
+  return (long)k;
+}
+
 static char *render_one(tc_source_cache *sc, const tc_fix_edit *x) {
   tc_strbuf b;
   tc_strbuf_init(&b);
   for (const char *p = x->with; *p;) {
-    const tc_loc *src = NULL;
-    size_t skip = 0;
-    if (strncmp(p, "{got}", 5) == 0) {
-      src = &x->got;
-      skip = 5;
-    } else if (strncmp(p, "{expected}", 10) == 0) {
-      src = &x->expected;
-      skip = 10;
-    }
-    if (src) {
-      if (add_range_text(sc, src, &b) != 0) {
+    size_t len;
+    long k = source_ref(x, p, &len);
+    if (k >= 0) {
+      if (add_range_text(sc, &x->sources[k], &b) != 0) {
         tc_strbuf_free(&b);
         return NULL;
       }
-      p += skip;
+      p += len;
       continue;
     }
     tc_strbuf_putc(&b, *p++);

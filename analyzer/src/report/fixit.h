@@ -1,5 +1,5 @@
 /* analyzer/src/report/fixit.h — fix-its rendered from the sources: a finding's edits
- * (diag.h tc_fix_edit: a range, a template, the ranges of {got} and {expected}) become byte
+ * (diag.h tc_fix_edit: a range, a template, the source ranges it reads) become byte
  * ranges and replacement texts, which the writers show (text, JSON, SARIF, the language
  * server) and which `--fix` applies and `--export-fixes` writes as clang-tidy's YAML. */
 #ifndef TC_FIXIT_H

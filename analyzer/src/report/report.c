@@ -14,6 +14,14 @@ static void loc_free(tc_loc *l) {
   l->file = NULL;
 }
 
+static void fix_edit_free(tc_fix_edit *x) {
+  loc_free(&x->range);
+  for (size_t k = 0; k < x->n_sources; k++) loc_free(&x->sources[k]);
+  free(x->sources);
+  free(x->with);
+  memset(x, 0, sizeof *x);
+}
+
 static void diag_free(tc_diag *d) {
   free(d->rule_id);
   loc_free(&d->loc);
@@ -25,12 +33,7 @@ static void diag_free(tc_diag *d) {
     free(d->notes[i].message);
   }
   free(d->notes);
-  for (size_t i = 0; i < d->n_fix; i++) {
-    loc_free(&d->fix[i].range);
-    loc_free(&d->fix[i].got);
-    loc_free(&d->fix[i].expected);
-    free(d->fix[i].with);
-  }
+  for (size_t i = 0; i < d->n_fix; i++) fix_edit_free(&d->fix[i]);
   free(d->fix);
   free(d->suppression_text);
   free(d->fingerprint);
@@ -117,20 +120,21 @@ void tc_diag_add_note(tc_diag *d, const tc_loc *loc, const char *message) {
   d->n_notes++;
 }
 
-int tc_diag_add_fix(tc_diag *d, const tc_loc *range, const char *with, const tc_loc *got,
-                    const tc_loc *expected) {
+int tc_diag_add_fix(tc_diag *d, const tc_loc *range, const char *with, const tc_loc *sources,
+                    size_t n_sources) {
   if (!d) return -1;
   tc_fix_edit *fx = realloc(d->fix, (d->n_fix + 1) * sizeof *fx);
   if (!fx) return -1;
   d->fix = fx;
   tc_fix_edit *x = &fx[d->n_fix];
+  memset(x, 0, sizeof *x);
   x->with = tc_strdup_or_empty(with);
-  int bad = loc_copy(&x->range, range) | loc_copy(&x->got, got) | loc_copy(&x->expected, expected);
-  if (bad || !x->with) {
-    loc_free(&x->range);
-    loc_free(&x->got);
-    loc_free(&x->expected);
-    free(x->with);
+  x->sources = n_sources ? calloc(n_sources, sizeof *x->sources) : NULL;
+  int bad = !x->with || (n_sources && !x->sources) || loc_copy(&x->range, range);
+  for (size_t k = 0; k < n_sources && !bad; k++, x->n_sources++)
+    bad = loc_copy(&x->sources[k], &sources[k]) != 0;
+  if (bad) {
+    fix_edit_free(x);
     return -1;
   }
   d->n_fix++;

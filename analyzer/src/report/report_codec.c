@@ -32,8 +32,8 @@ void tc_report_encode(tc_bbuf *b, const tc_report *r, int failures) {
     for (size_t k = 0; k < d->n_fix; k++) {
       put_loc(b, &d->fix[k].range);
       tc_bb_str(b, d->fix[k].with);
-      put_loc(b, &d->fix[k].got);
-      put_loc(b, &d->fix[k].expected);
+      tc_bb_u64(b, d->fix[k].n_sources);
+      for (size_t j = 0; j < d->fix[k].n_sources; j++) put_loc(b, &d->fix[k].sources[j]);
     }
   }
   if (!failures) return;
@@ -87,16 +87,16 @@ static void decode_pass(tc_rd *rd, tc_report *out, int failures) {
     }
     uint64_t nx = tc_rd_u64(rd);
     for (uint64_t k = 0; k < nx && !rd->bad; k++) {
-      tc_loc range = {0}, got = {0}, exp = {0};
+      tc_loc range = {0}, sources[TC_FIX_MAX_SOURCES] = {{0}};
       get_loc(rd, &range);
       char *with = tc_rd_strdup(rd);
-      get_loc(rd, &got);
-      get_loc(rd, &exp);
-      if (d && !rd->bad) tc_diag_add_fix(d, &range, with, &got, &exp);
+      uint64_t ns = tc_rd_u64(rd);
+      if (ns > TC_FIX_MAX_SOURCES) rd->bad = 1;
+      for (uint64_t j = 0; j < ns && !rd->bad; j++) get_loc(rd, &sources[j]);
+      if (d && !rd->bad) tc_diag_add_fix(d, &range, with, sources, (size_t)ns);
       free(range.file);
       free(with);
-      free(got.file);
-      free(exp.file);
+      for (size_t j = 0; j < TC_FIX_MAX_SOURCES; j++) free(sources[j].file);
     }
   }
   if (!failures) return;

@@ -308,7 +308,7 @@ static int finish(loader *L, twin_spec *tw) {
                                                  : "tensor_types");
     return -1;
   }
-  if (rules_finish_messages(r, last, e, el)) return -1;
+  if (rules_finish_messages(r, last, e, el) || rules_finish_fixes(r, last, e, el)) return -1;
   if (rules_add_twins(r, tw)) return -1;
   free(r->backend_names);
   free(r->single_device);
@@ -426,8 +426,7 @@ void tc_rules_free(tc_rules *r) {
     free(r->metas[i].example_fix);
   }
   free(r->metas);
-  for (size_t i = 0; i < r->n_fixes; i++) free(r->fixes[i].with);
-  free(r->fixes);
+  rules_free_fixes(r);
   for (size_t i = 0; i < r->n_files; i++) free(r->files[i]);
   free(r->files);
   free(r);

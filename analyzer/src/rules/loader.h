@@ -83,5 +83,9 @@ int rules_finish_messages(tc_rules *r, const char *file, char *err, size_t err_l
 
 /* fixes.c */
 int rules_parse_fixes(loader *L, const cJSON *arr);
+/* Every function a fix names is described, with a check of the fix's kind: 0, else -1 with
+   "FILE: reason" in err. */
+int rules_finish_fixes(const tc_rules *r, const char *file, char *err, size_t err_len);
+void rules_free_fixes(tc_rules *r);
 
 #endif /* TC_RULES_LOADER_H */

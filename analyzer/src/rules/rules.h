@@ -165,8 +165,9 @@ typedef struct tc_api_fn {
 
 /* A fix-it the rules offer (docs/rules.md "fixes"): when a check of kind `check` fails with one
    of `failures` (message slots), the offending argument (or, with replace_call, the whole
-   call) is replaced by the template `with`, where {got} and {expected} stand for the source
-   text of the offending argument and of the argument that set the expectation. */
+   call) is replaced by the template `with`, whose placeholders (tc_fix_placeholder) stand for
+   source texts of the call: the offending argument, the argument that set the expectation,
+   the handle of a `t->data` argument, any argument by position. */
 typedef struct tc_fix_def {
   tc_check_kind check;
   uint32_t failures;  /* bit (1u << tc_msg_slot) per failure it fixes */
@@ -174,8 +175,27 @@ typedef struct tc_fix_def {
   int when_got;       /* -1 any; 0 / 1: only when the offending operand is plain / autodiff */
   int when_expected;  /* the same for the operand that set the expectation */
   int on_warnings;    /* harmless where the check already passes: offered on warnings too */
+  int got_arg;        /* -1 any; else only when the offending operand is this argument */
+  int result_unused;  /* only where the program does not use the call's value */
+  char **functions;   /* only at calls of these functions (NULL: any function) */
+  size_t n_functions;
   char *with;
 } tc_fix_def;
+
+/* The placeholders of a fix template. */
+typedef enum tc_fix_placeholder_kind {
+  TC_FIX_NOT_PLACEHOLDER = 0,
+  TC_FIX_GOT,        /* {got}: the offending argument */
+  TC_FIX_EXPECTED,   /* {expected}: the argument that set the expectation */
+  TC_FIX_GOT_HANDLE, /* {got_handle}: t of an offending argument written t->data */
+  TC_FIX_ARG         /* {argN}: argument N (from 0) */
+} tc_fix_placeholder_kind;
+
+/* The placeholder that starts at p (TC_FIX_NOT_PLACEHOLDER when none does): its length in
+   *len, N in *arg for {argN}. */
+tc_fix_placeholder_kind tc_fix_placeholder(const char *p, size_t *len, int *arg);
+/* Whether calls of fn_name may get fix f. */
+int tc_fix_applies_to(const tc_fix_def *f, const char *fn_name);
 
 typedef struct tc_backend_def {
   char *name, *enum_name;
