@@ -156,7 +156,11 @@ void dt__storage_retain(dt_storage *s) {
 
 void dt__storage_release(dt_storage *s) {
   if (s == NULL) return;
-  if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
+  /* The only reference (the common case: a temporary's storage) is ours alone: nobody else can
+     reach the storage to retain it, so no read-modify-write is needed to drop it. */
+  if (atomic_load_explicit(&s->refs, memory_order_acquire) != 1 &&
+      atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1)
+    return;
   s->iface->free(s->ordinal, s->data);
   descriptor_free(s);
   atomic_fetch_sub_explicit(&g_live_storages, 1, memory_order_relaxed);

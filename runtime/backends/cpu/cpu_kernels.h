@@ -6,6 +6,19 @@
 
 #include "dt/backend.h"
 
+/* The element-wise and reduction loops are compiled three times — AVX-512, AVX2 and the base
+   x86-64 — and the loader picks the one this CPU runs (GCC's target_clones, an ifunc): the
+   base ISA's 4-float vectors do a quarter of what AVX-512 does per instruction. Floating-point
+   contraction stays off (ISO C11 mode), so every variant computes exactly the same values. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define CPU_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+#endif
+#ifndef CPU_VECTOR_CLONES
+#define CPU_VECTOR_CLONES
+#endif
+
 int cpu_fill(const dt_op_desc *op);
 int cpu_binary(const dt_op_desc *op);     /* ADD SUB MUL DIV GREATER */
 int cpu_where(const dt_op_desc *op);
