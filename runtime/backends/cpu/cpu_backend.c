@@ -3,7 +3,8 @@
  * missed its free lists, so large outputs were given back and faulted in again on every call),
  * a small cache of recently freed large blocks on top of it (a training step frees and asks
  * again for the same sizes: glibc gives large blocks back to the kernel, and every page then
- * faults in again), copies, and the dispatch of operation descriptors to the kernels. */
+ * faults in again) and a per-thread cache of the most recently freed small blocks (still in the
+ * core's cache), copies, and the dispatch of operation descriptors to the kernels. */
 #include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
