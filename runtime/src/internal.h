@@ -67,13 +67,34 @@ void dt__ok(void); /* a call succeeded: status DT_OK, message "" */
 void dt__tag_string(const dt_tensor *t, char *buf, size_t n);
 const char *dt__kind_name(dt_kind k);
 
-/* Live-object counters (tensor.c), for tests that prove memory stays flat. */
+/* Live-object counters (live.c), for tests that prove memory stays flat: per-thread shards,
+   counted by dt__live_add (inline: a load and a store), summed by the readers. */
 int64_t dt__live_tensors(void);
 int64_t dt__live_storages(void);
+enum { DT_LIVE_TENSORS, DT_LIVE_STORAGES, DT_LIVE_COUNTERS };
+typedef struct dt_live_shard {
+  _Atomic int64_t count[DT_LIVE_COUNTERS]; /* written by its thread only */
+  struct dt_live_shard *next;              /* the registered shards (live.c, under its lock) */
+  int registered;
+} dt_live_shard;
+extern _Thread_local dt_live_shard dt__tl_live;
+void dt__live_register(dt_live_shard *s);
+static inline void dt__live_add(int which, int64_t delta) {
+  dt_live_shard *s = &dt__tl_live;
+  if (!s->registered) dt__live_register(s);
+  atomic_store_explicit(&s->count[which],
+                        atomic_load_explicit(&s->count[which], memory_order_relaxed) + delta,
+                        memory_order_relaxed);
+}
 /* Allocation-failure injection for tests (tensor.c): the n-th host or device allocation from
-   now on fails (1 = the next one); 0 disables. Thread-local. */
+   now on fails (1 = the next one); 0 disables. Thread-local. Every allocation site asks
+   dt__alloc_should_fail first (inline: one thread-local load when injection is off). */
 void dt__fail_alloc_after(int64_t n);
-int dt__alloc_should_fail(void); /* every allocation site asks this first */
+extern _Thread_local int64_t dt__tl_fail_after;
+static inline int dt__alloc_should_fail(void) {
+  if (dt__tl_fail_after == 0) return 0;
+  return --dt__tl_fail_after == 0;
+}
 /* Host scratch memory (an allocation site): NULL after recording out-of-memory against site. */
 void *dt__host_alloc(const dt_site *site, size_t bytes);
 

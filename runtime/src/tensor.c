@@ -1,6 +1,6 @@
 /* runtime/src/tensor.c — tensor objects and reference-counted storage: shape validation,
  * allocation (with test-only failure injection at every site), per-thread reuse of storage
- * descriptors, live-object counters, and dt_free. Tensor objects live in handle.c's slot table; callers hold encoded handles. */
+ * descriptors, and dt_free (the live-object counters are live.c's). Tensor objects live in handle.c's slot table; callers hold encoded handles. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,22 +9,11 @@
 
 #include "internal.h"
 
-static atomic_llong g_live_tensors;
-static atomic_llong g_live_storages;
-
-int64_t dt__live_tensors(void) { return (int64_t)atomic_load(&g_live_tensors); }
-int64_t dt__live_storages(void) { return (int64_t)atomic_load(&g_live_storages); }
-
 /* ---- allocation-failure injection (tests) ---- */
 
-static _Thread_local int64_t tl_fail_after;
+_Thread_local int64_t dt__tl_fail_after;
 
-void dt__fail_alloc_after(int64_t n) { tl_fail_after = n > 0 ? n : 0; }
-
-int dt__alloc_should_fail(void) {
-  if (tl_fail_after == 0) return 0;
-  return --tl_fail_after == 0;
-}
+void dt__fail_alloc_after(int64_t n) { dt__tl_fail_after = n > 0 ? n : 0; }
 
 void *dt__host_alloc(const dt_site *site, size_t bytes) {
   void *p = dt__alloc_should_fail() ? NULL : malloc(bytes ? bytes : 1);
@@ -146,7 +135,7 @@ dt_storage *dt__storage_new(const dt_site *site, const dt_backend_iface *iface, 
   s->iface = iface;
   s->data = data;
   s->bytes = bytes;
-  atomic_fetch_add_explicit(&g_live_storages, 1, memory_order_relaxed);
+  dt__live_add(DT_LIVE_STORAGES, 1);
   return s;
 }
 
@@ -156,10 +145,14 @@ void dt__storage_retain(dt_storage *s) {
 
 void dt__storage_release(dt_storage *s) {
   if (s == NULL) return;
-  if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
+  /* The only reference (the common case: a temporary's storage) is ours alone: nobody else can
+     reach the storage to retain it, so no read-modify-write is needed to drop it. */
+  if (atomic_load_explicit(&s->refs, memory_order_acquire) != 1 &&
+      atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1)
+    return;
   s->iface->free(s->ordinal, s->data);
   descriptor_free(s);
-  atomic_fetch_sub_explicit(&g_live_storages, 1, memory_order_relaxed);
+  dt__live_add(DT_LIVE_STORAGES, -1);
 }
 
 /* ---- tensors ---- */
@@ -181,7 +174,7 @@ static dt_tensor *tensor_shell(const dt_site *site, dt_device d, dt_kind k, int 
   t->storage = NULL;
   t->node = NULL;
   t->requires_grad = 0;
-  atomic_fetch_add_explicit(&g_live_tensors, 1, memory_order_relaxed);
+  dt__live_add(DT_LIVE_TENSORS, 1);
   return t;
 }
 
@@ -199,7 +192,7 @@ dt_tensor *dt__tensor_new(const dt_site *site, dt_device d, dt_kind k, int rank,
   if (t == NULL) return NULL;
   t->storage = dt__storage_new(site, iface, d, (size_t)numel * dt__kind_size(k));
   if (t->storage == NULL) {
-    atomic_fetch_sub_explicit(&g_live_tensors, 1, memory_order_relaxed);
+    dt__live_add(DT_LIVE_TENSORS, -1);
     dt__object_delete(t);
     return NULL;
   }
@@ -220,7 +213,7 @@ static void tensor_release(dt_tensor *t) {
   if (t->device.autodiff) dt__ad_release(t);
   dt__storage_release(t->storage);
   t->storage = NULL;
-  atomic_fetch_sub_explicit(&g_live_tensors, 1, memory_order_relaxed);
+  dt__live_add(DT_LIVE_TENSORS, -1);
 }
 
 void dt__tensor_free(dt_tensor *t) {

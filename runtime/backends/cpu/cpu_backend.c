@@ -3,7 +3,8 @@
  * missed its free lists, so large outputs were given back and faulted in again on every call),
  * a small cache of recently freed large blocks on top of it (a training step frees and asks
  * again for the same sizes: glibc gives large blocks back to the kernel, and every page then
- * faults in again), copies, and the dispatch of operation descriptors to the kernels. */
+ * faults in again) and a per-thread cache of the most recently freed small blocks (still in the
+ * core's cache), copies, and the dispatch of operation descriptors to the kernels. */
 #include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -82,13 +83,78 @@ static int cache_put(void *ptr, size_t size) {
   return kept;
 }
 
+/* Blocks under CACHE_MIN_BYTES (a batch's activations: 32 KiB at batch 256, width 32) go
+   through malloc's bins, which merge a freed block with its free neighbours and split another
+   one off for the next request: a step's dozens of allocations cost hundreds of instructions
+   each, and the block handed out is rarely the one just freed (still in the core's cache).
+   Each thread keeps its most recently freed small blocks instead, newest first, and hands the
+   newest one of a fitting size (within 1/8) out again; any thread may free a block another
+   allocated. A thread's blocks go back to malloc when it exits. */
+#define SMALL_MIN_BYTES ((size_t)1 << 10) /* smaller: malloc's per-thread cache does well */
+#define SMALL_SLOTS 16
+
+typedef struct small_cache {
+  void *ptr[SMALL_SLOTS]; /* oldest first */
+  size_t size[SMALL_SLOTS];
+  int n;
+  int registered;
+} small_cache;
+
+static _Thread_local small_cache tl_small;
+static pthread_key_t g_small_key;
+static pthread_once_t g_small_once = PTHREAD_ONCE_INIT;
+
+static void small_drain(void *arg) {
+  small_cache *c = arg;
+  c->registered = 0; /* a later exit destructor that frees blocks registers it anew */
+  while (c->n > 0) free(c->ptr[--c->n]);
+}
+
+static void small_key_create(void) { pthread_key_create(&g_small_key, small_drain); }
+
+static void *small_take(size_t bytes) {
+  small_cache *c = &tl_small;
+  for (int i = c->n - 1; i >= 0; i--)
+    if (c->size[i] >= bytes && c->size[i] - bytes <= bytes / 8) {
+      void *p = c->ptr[i];
+      for (int k = i; k + 1 < c->n; k++) {
+        c->ptr[k] = c->ptr[k + 1];
+        c->size[k] = c->size[k + 1];
+      }
+      c->n--;
+      return p;
+    }
+  return NULL;
+}
+
+static void small_put(void *ptr, size_t size) {
+  small_cache *c = &tl_small;
+  if (!c->registered) {
+    pthread_once(&g_small_once, small_key_create);
+    pthread_setspecific(g_small_key, c);
+    c->registered = 1;
+  }
+  if (c->n == SMALL_SLOTS) { /* full: the oldest goes back to malloc */
+    free(c->ptr[0]);
+    for (int k = 0; k + 1 < c->n; k++) {
+      c->ptr[k] = c->ptr[k + 1];
+      c->size[k] = c->size[k + 1];
+    }
+    c->n--;
+  }
+  c->ptr[c->n] = ptr;
+  c->size[c->n] = size;
+  c->n++;
+}
+
 static void *cpu_alloc(int ordinal, size_t bytes) {
   (void)ordinal;
-  if (bytes >= CACHE_MIN_BYTES) {
-    void *p = cache_take(bytes);
-    if (p != NULL) return p;
-  }
-  return malloc(bytes ? bytes : 1);
+  void *p = NULL;
+  if (bytes >= CACHE_MIN_BYTES)
+    p = cache_take(bytes);
+  else if (bytes >= SMALL_MIN_BYTES)
+    p = small_take(bytes);
+  return p != NULL ? p : malloc(bytes ? bytes : 1);
 }
 
 static void cpu_free(int ordinal, void *ptr) {
@@ -96,6 +162,10 @@ static void cpu_free(int ordinal, void *ptr) {
   if (ptr == NULL) return;
   const size_t size = malloc_usable_size(ptr);
   if (size >= CACHE_MIN_BYTES && cache_put(ptr, size)) return;
+  if (size >= SMALL_MIN_BYTES && size < CACHE_MIN_BYTES) {
+    small_put(ptr, size);
+    return;
+  }
   free(ptr);
 }
 

@@ -32,6 +32,7 @@ static inline int64_t to_i64(double v) {
 
 /* ---- fill ---- */
 
+CPU_VECTOR_CLONES
 static void fill_range(void *ctx, int64_t b, int64_t e) {
   const dt_op_desc *op = ctx;
   const float v = op->u.scalar.value;
@@ -62,8 +63,11 @@ int cpu_fill(const dt_op_desc *op) {
 
 /* ---- broadcasting driver ---- */
 
-/* One output row: n elements; in[k] advances by s[k] elements per output element. */
-typedef void (*cpu_row_fn)(const void *const in[3], const int64_t s[3], void *out, int64_t n);
+/* A block of `rows` output rows of n elements each (the output is contiguous: row r starts at
+   out + r*n); in[k] advances by s[k] elements per output element and by rs[k] per row. One call
+   per block, not per row: a bias broadcast over a [256, 32] batch is one call of 256 rows. */
+typedef void (*cpu_row_fn)(const void *const in[3], const int64_t s[3], const int64_t rs[3],
+                           void *out, int64_t n, int64_t rows);
 
 /* A broadcast operation's merged geometry: dim[0] (innermost) .. dim[m-1], strides st. */
 typedef struct bcast_job {
@@ -79,14 +83,15 @@ static void bcast_flat_range(void *ctx, int64_t b, int64_t e) {
   const bcast_job *j = ctx;
   const void *in[3] = {NULL, NULL, NULL};
   int64_t s[3] = {0, 0, 0};
+  const int64_t rs[3] = {0, 0, 0};
   for (int k = 0; k < j->nin; k++) {
     s[k] = j->m == 0 ? 1 : j->st[k][0];
     in[k] = (const char *)j->op->in[k] + b * s[k] * (int64_t)j->es[k];
   }
-  j->row(in, s, (char *)j->op->out + b * (int64_t)j->es_out, e - b);
+  j->row(in, s, rs, (char *)j->op->out + b * (int64_t)j->es_out, e - b, 1);
 }
 
-/* Output rows [r0, r1) of dim[0] elements each. */
+/* Output rows [r0, r1) of dim[0] elements each, in blocks along dim[1]. */
 static void bcast_rows_range(void *ctx, int64_t r0, int64_t r1) {
   const bcast_job *j = ctx;
   const int nin = j->nin, m = j->m;
@@ -98,19 +103,30 @@ static void bcast_rows_range(void *ctx, int64_t r0, int64_t r1) {
     rest /= j->dim[d];
     for (int k = 0; k < nin; k++) off[k] += idx[d] * j->st[k][d];
   }
-  int64_t s0[3] = {0, 0, 0};
-  for (int k = 0; k < nin; k++) s0[k] = j->st[k][0];
+  int64_t s0[3] = {0, 0, 0}, s1[3] = {0, 0, 0};
+  for (int k = 0; k < nin; k++) {
+    s0[k] = j->st[k][0];
+    s1[k] = j->st[k][1];
+  }
   const int64_t len = j->dim[0];
   char *out = j->op->out;
-  for (int64_t r = r0; r < r1; r++) {
+  for (int64_t r = r0; r < r1;) {
+    /* the rows left in this block of dim[1] */
+    int64_t rows = j->dim[1] - idx[1];
+    if (rows > r1 - r) rows = r1 - r;
     const void *in[3] = {NULL, NULL, NULL};
     for (int k = 0; k < nin; k++) in[k] = (const char *)j->op->in[k] + off[k] * (int64_t)j->es[k];
-    j->row(in, s0, out + r * len * (int64_t)j->es_out, len);
-    for (int d = 1; d < m; d++) {
-      for (int k = 0; k < nin; k++) off[k] += j->st[k][d];
-      if (++idx[d] < j->dim[d]) break;
+    j->row(in, s0, s1, out + r * len * (int64_t)j->es_out, len, rows);
+    r += rows;
+    idx[1] += rows;
+    for (int k = 0; k < nin; k++) off[k] += rows * j->st[k][1];
+    for (int d = 1; d < m && idx[d] >= j->dim[d]; d++) { /* carry */
       for (int k = 0; k < nin; k++) off[k] -= j->st[k][d] * j->dim[d];
       idx[d] = 0;
+      if (d + 1 < m) {
+        idx[d + 1]++;
+        for (int k = 0; k < nin; k++) off[k] += j->st[k][d + 1];
+      }
     }
   }
 }
@@ -150,36 +166,37 @@ static void broadcast_run(const dt_op_desc *op, int nin, const size_t es[3], siz
   cpu_parallel_for(rows, grain > 0 ? grain : 1, bcast_rows_range, &j);
 }
 
-/* ---- binary rows: unit-stride, scalar-operand and general-stride loops ---- */
+/* ---- binary rows: unit-stride, scalar-operand and general-stride loops, the choice made once
+   per block of rows ---- */
+
+/* Each row's loop: X and Y are the element reads (a[i] or a[0], ...), TO the output type. */
+#define CPU_BINARY_ROWS(TI, TO, EXPR, X, Y)                                                  \
+  for (int64_t r = 0; r < rows; r++) {                                                       \
+    const TI *restrict a = a0 + r * ra;                                                      \
+    const TI *restrict b = b0 + r * rb;                                                      \
+    TO *restrict o = o0 + r * n;                                                             \
+    for (int64_t i = 0; i < n; i++) {                                                        \
+      const TI x = (X), y = (Y);                                                             \
+      o[i] = (EXPR);                                                                         \
+    }                                                                                        \
+  }
 
 #define CPU_BINARY_ROW(NAME, TI, TO, EXPR)                                                   \
-  static void NAME(const void *const in[3], const int64_t s[3], void *out, int64_t n) {      \
-    const TI *restrict a = in[0];                                                            \
-    const TI *restrict b = in[1];                                                            \
-    TO *restrict o = out;                                                                    \
-    const int64_t sa = s[0], sb = s[1];                                                      \
+  CPU_VECTOR_CLONES                                                                          \
+  static void NAME(const void *const in[3], const int64_t s[3], const int64_t rs[3],         \
+                   void *out, int64_t n, int64_t rows) {                                     \
+    const TI *a0 = in[0];                                                                    \
+    const TI *b0 = in[1];                                                                    \
+    TO *o0 = out;                                                                            \
+    const int64_t sa = s[0], sb = s[1], ra = rs[0], rb = rs[1];                              \
     if (sa == 1 && sb == 1) {                                                                \
-      for (int64_t i = 0; i < n; i++) {                                                      \
-        const TI x = a[i], y = b[i];                                                         \
-        o[i] = (EXPR);                                                                       \
-      }                                                                                      \
+      CPU_BINARY_ROWS(TI, TO, EXPR, a[i], b[i])                                              \
     } else if (sa == 1 && sb == 0) {                                                         \
-      const TI y = b[0];                                                                     \
-      for (int64_t i = 0; i < n; i++) {                                                      \
-        const TI x = a[i];                                                                   \
-        o[i] = (EXPR);                                                                       \
-      }                                                                                      \
+      CPU_BINARY_ROWS(TI, TO, EXPR, a[i], b[0])                                              \
     } else if (sa == 0 && sb == 1) {                                                         \
-      const TI x = a[0];                                                                     \
-      for (int64_t i = 0; i < n; i++) {                                                      \
-        const TI y = b[i];                                                                   \
-        o[i] = (EXPR);                                                                       \
-      }                                                                                      \
+      CPU_BINARY_ROWS(TI, TO, EXPR, a[0], b[i])                                              \
     } else {                                                                                 \
-      for (int64_t i = 0; i < n; i++) {                                                      \
-        const TI x = a[i * sa], y = b[i * sb];                                               \
-        o[i] = (EXPR);                                                                       \
-      }                                                                                      \
+      CPU_BINARY_ROWS(TI, TO, EXPR, a[i * sa], b[i * sb])                                    \
     }                                                                                        \
   }
 
@@ -244,33 +261,36 @@ int cpu_binary(const dt_op_desc *op) {
 
 /* ---- where: copies elements of the value kind's width ---- */
 
+#define CPU_WHERE_ROWS(T, C, X, Y)                                                            \
+  for (int64_t r = 0; r < rows; r++) {                                                        \
+    const uint8_t *restrict c = c0 + r * rs[0];                                               \
+    const T *restrict a = a0 + r * rs[1];                                                     \
+    const T *restrict b = b0 + r * rs[2];                                                     \
+    T *restrict o = o0 + r * n;                                                               \
+    for (int64_t i = 0; i < n; i++) {                                                         \
+      const T x = (X), y = (Y);                                                               \
+      o[i] = (C) ? x : y;                                                                     \
+    }                                                                                         \
+  }
+
 /* Unit-stride and one-scalar-operand rows (relu's gradient: where(mask, g, 0)) read both
    values and select, which the vectorizer turns into a blend. */
 #define CPU_WHERE_ROW(NAME, T)                                                                \
-  static void NAME(const void *const in[3], const int64_t s[3], void *out, int64_t n) {       \
-    const uint8_t *restrict c = in[0];                                                        \
-    const T *restrict a = in[1];                                                              \
-    const T *restrict b = in[2];                                                              \
-    T *restrict o = out;                                                                      \
+  CPU_VECTOR_CLONES                                                                           \
+  static void NAME(const void *const in[3], const int64_t s[3], const int64_t rs[3],          \
+                   void *out, int64_t n, int64_t rows) {                                      \
+    const uint8_t *c0 = in[0];                                                                \
+    const T *a0 = in[1];                                                                      \
+    const T *b0 = in[2];                                                                      \
+    T *o0 = out;                                                                              \
     if (s[0] == 1 && s[1] == 1 && s[2] == 1) {                                                \
-      for (int64_t i = 0; i < n; i++) {                                                       \
-        const T x = a[i], y = b[i];                                                           \
-        o[i] = c[i] ? x : y;                                                                  \
-      }                                                                                       \
+      CPU_WHERE_ROWS(T, c[i], a[i], b[i])                                                     \
     } else if (s[0] == 1 && s[1] == 1 && s[2] == 0) {                                         \
-      const T y = b[0];                                                                       \
-      for (int64_t i = 0; i < n; i++) {                                                       \
-        const T x = a[i];                                                                     \
-        o[i] = c[i] ? x : y;                                                                  \
-      }                                                                                       \
+      CPU_WHERE_ROWS(T, c[i], a[i], b[0])                                                     \
     } else if (s[0] == 1 && s[1] == 0 && s[2] == 1) {                                         \
-      const T x = a[0];                                                                       \
-      for (int64_t i = 0; i < n; i++) {                                                       \
-        const T y = b[i];                                                                     \
-        o[i] = c[i] ? x : y;                                                                  \
-      }                                                                                       \
+      CPU_WHERE_ROWS(T, c[i], a[0], b[i])                                                     \
     } else {                                                                                  \
-      for (int64_t i = 0; i < n; i++) o[i] = c[i * s[0]] ? a[i * s[1]] : b[i * s[2]];         \
+      CPU_WHERE_ROWS(T, c[i * s[0]], a[i * s[1]], b[i * s[2]])                                \
     }                                                                                         \
   }
 
@@ -299,6 +319,7 @@ int cpu_where(const dt_op_desc *op) {
     }                                                  \
   } while (0)
 
+CPU_VECTOR_CLONES
 static void scalar_range(void *ctx, int64_t b, int64_t e) {
   const dt_op_desc *op = ctx;
   const float s = op->u.scalar.value;
@@ -325,6 +346,7 @@ int cpu_scalar(const dt_op_desc *op) {
 
 static inline float sigmoid_f32(float x) { return 1.0f / (1.0f + expf(-x)); }
 
+CPU_VECTOR_CLONES
 static void unary_range(void *ctx, int64_t b, int64_t e) {
   const dt_op_desc *op = ctx;
   const dt_op k = op->op;
@@ -364,6 +386,7 @@ int cpu_unary(const dt_op_desc *op) {
 
 /* ---- activation gradients: two same-shape float inputs, one pass ---- */
 
+CPU_VECTOR_CLONES
 static void act_grad_range(void *ctx, int64_t b, int64_t e) {
   const dt_op_desc *op = ctx;
   const float *restrict v = op->in[0];

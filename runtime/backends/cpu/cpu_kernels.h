@@ -6,6 +6,31 @@
 
 #include "dt/backend.h"
 
+/* The element-wise and reduction loops are compiled three times — AVX-512, AVX2 and the base
+   x86-64 — and the loader picks the one this CPU runs (GCC's target_clones, an ifunc): the
+   base ISA's 4-float vectors do a quarter of what AVX-512 does per instruction. Floating-point
+   contraction stays off (ISO C11 mode), so every variant computes exactly the same values.
+   Sanitizer builds keep one variant: the ifunc resolver runs while the program is being
+   relocated, before a sanitizer's runtime is set up, and an instrumented resolver crashes. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define CPU_NO_VECTOR_CLONES 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CPU_NO_VECTOR_CLONES 1
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute) && \
+    !defined(CPU_NO_VECTOR_CLONES)
+#if __has_attribute(target_clones)
+#define CPU_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+#endif
+#ifndef CPU_VECTOR_CLONES
+#define CPU_VECTOR_CLONES
+#endif
+
 int cpu_fill(const dt_op_desc *op);
 int cpu_binary(const dt_op_desc *op);     /* ADD SUB MUL DIV GREATER */
 int cpu_where(const dt_op_desc *op);

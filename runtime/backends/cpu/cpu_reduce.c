@@ -21,6 +21,7 @@ static float lanes_total(float acc[SUM_LANES]) {
 }
 
 /* Sum of x[0..n) (blocked; double block totals). */
+CPU_VECTOR_CLONES
 static double sum_f32(const float *restrict x, int64_t n) {
   double total = 0.0;
   for (int64_t b = 0; b < n; b += SUM_BLOCK) {
@@ -37,6 +38,7 @@ static double sum_f32(const float *restrict x, int64_t n) {
 }
 
 /* Sum of (a[i] - b[i])^2 over n, blocked like sum_f32. */
+CPU_VECTOR_CLONES
 static double sum_sq_diff_f32(const float *restrict a, const float *restrict b, int64_t n) {
   double total = 0.0;
   for (int64_t s = 0; s < n; s += SUM_BLOCK) {
@@ -58,6 +60,7 @@ static double sum_sq_diff_f32(const float *restrict a, const float *restrict b, 
 }
 
 /* out[c] = scale * sum_j in[j*stride + c] for c < inner, columns in chunks, rows blocked. */
+CPU_VECTOR_CLONES
 static void sum_columns_f32(const float *restrict in, int64_t len, int64_t stride, int64_t inner,
                             float scale, float *restrict out) {
   for (int64_t c0 = 0; c0 < inner; c0 += COL_CHUNK) {
@@ -76,6 +79,7 @@ static void sum_columns_f32(const float *restrict in, int64_t len, int64_t strid
   }
 }
 
+CPU_VECTOR_CLONES
 static void sum_dim_i64(const int64_t *restrict in, int64_t outer, int64_t len, int64_t inner,
                         int64_t *restrict out) {
   for (int64_t o = 0; o < outer; o++) {
