@@ -1,6 +1,6 @@
 // corpus/ggml/reserve_only_compute_bug.c — a small regressor's evaluation loop: the graph
 // allocator is sized with ggml_gallocr_reserve on the graph, the graph's size is logged through
-// a helper ggml does not describe (ggml_graph_n_nodes, ggml_graph_size). Bug: the graph is
+// a helper (ggml_graph_n_nodes, ggml_graph_size: accessors that change nothing). Bug: the graph is
 // never allocated (no ggml_gallocr_alloc_graph): reserving only sizes the allocator's buffer,
 // so the graph's nodes have no buffer when it is computed.
 #include <stdio.h>

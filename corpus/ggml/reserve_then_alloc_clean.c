@@ -1,8 +1,9 @@
 // corpus/ggml/reserve_then_alloc_clean.c — a small regressor's evaluation loop: the graph
 // allocator is sized once with ggml_gallocr_reserve on the worst-case graph, the graph's size
-// is logged through a helper ggml does not describe (ggml_graph_n_nodes, ggml_graph_size), and
-// each step then allocates the graph with ggml_gallocr_alloc_graph before setting its input and
-// computing: every node is in the allocator's CPU buffer.
+// is logged through a helper (ggml_graph_n_nodes, ggml_graph_size: accessors that change nothing), and
+// the graph is then allocated with ggml_gallocr_alloc_graph; each step sets its input and
+// computes it (ggml_backend_graph_compute_async, then synchronize): every node is in the
+// allocator's CPU buffer.
 #include <stdio.h>
 
 #include "ggml.h"
@@ -51,7 +52,8 @@ int main(void) {
   float out = 0.0f;
   for (int step = 0; step < 2; step++) {
     ggml_backend_tensor_set(x, in, 0, sizeof in);
-    ggml_backend_graph_compute(r.backend, gf);
+    ggml_backend_graph_compute_async(r.backend, gf);
+    ggml_backend_synchronize(r.backend);
     ggml_backend_tensor_get(y, &out, 0, sizeof out);
   }
   printf("%f\n", out);
