@@ -214,7 +214,9 @@ static int kind_report_repeats(call_ctx *c, const chk_res *res) {
 
 /* The host touched memory it cannot reach through data pointer *ptr, and it was reported:
    every copy of that pointer (a local `w`, read again on the next line) is a consequence of
-   the finding (poison) on this path, as when the program is fixed and rerun. Another read of
+   the finding (poison) on this path, as when the program is fixed and rerun (a copy on the
+   same backend whose ordinal is not known to differ is that pointer: `gpu:?`; so is one of the
+   same tag set). Another read of
    the tensor's data field (`t->data` again) gives a fresh pointer: reported again. */
 static void forget_touched_pointer(call_ctx *c, const aval *ptr) {
   tc_eng *e = c->f->e;
@@ -224,8 +226,9 @@ static void forget_touched_pointer(call_ctx *c, const aval *ptr) {
   for (uint32_t id = 1; id < e->n_locs; id++) {
     const aval *v = st_get(&c->s->mem, id);
     if (v && v->k == AV_DATAPTR && api_handle_origin(v->prov) == was &&
-        tc_tagf_equal(v->tag.backend, ptr->tag.backend) == TC_TRI_YES &&
-        tc_tagf_equal(v->tag.ordinal, ptr->tag.ordinal) == TC_TRI_YES)
+        ((ptr->i && v->i == ptr->i) || /* the same one of several */
+         (tc_tagf_equal(v->tag.backend, ptr->tag.backend) == TC_TRI_YES &&
+          tc_tagf_equal(v->tag.ordinal, ptr->tag.ordinal) != TC_TRI_NO)))
       st_set(e, &c->s->mem, id, &poison);
   }
 }

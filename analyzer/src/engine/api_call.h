@@ -70,6 +70,9 @@ uint32_t api_pseudo_field(tc_eng *e, uint32_t obj, uint32_t field);
 uint32_t api_container_elements(tc_eng *e, uint32_t obj, const char *field);
 void api_read_device(call_ctx *c, int argi, operand *op);
 void api_read_tensor(call_ctx *c, int argi, operand *op);
+/* a graph argument's other source placements; its tensor with no memory (api_operands.c) */
+int api_read_sources(call_ctx *c, int argi, operand *out, int max);
+void api_read_graph_memory(call_ctx *c, int argi, operand *op);
 void api_read_pointer(call_ctx *c, int argi, operand *op);
 /* The elements of an array argument (count_arg elements, -1: as many as known), at most max;
    -1 when not known. */
@@ -102,6 +105,8 @@ uint32_t api_plan_fix(call_ctx *c, const chk_res *r, fix_step *steps, uint8_t *n
 void api_apply_result(call_ctx *c);
 /* Writes v to the call's destination, if it has one. */
 void api_write_value(call_ctx *c, const aval *v);
+/* Notes on tensor value v's provenance that its tag is one of a tag set, when it is. */
+void api_note_one_of(const aval *v);
 void api_apply_effects(call_ctx *c);
 /* The step that made a tensor handle what it is, past the steps that only moved it. */
 const prov *api_handle_origin(const prov *p);

@@ -159,6 +159,9 @@ static int read_compared(call_ctx *c, const tc_check *ck, operand **out) {
   } else {
     n = ck->n_args;
     for (int i = 0; i < n; i++) api_read_tensor(c, ck->args[i], &ops[i]);
+    /* a graph's other source placements: each must agree too */
+    for (int i = 0; i < ck->n_args && n < room; i++)
+      n += api_read_sources(c, ck->args[i], &ops[n], room - n);
   }
   for (int i = 0; i < n; i++) ops[i].index = i;
   c->n_ops += n;
@@ -234,6 +237,15 @@ static chk_res check_buffer_set(call_ctx *c, const tc_check *ck) {
   api_read_tensor(c, ck->arg, t);
   const tc_backend_def *b = api_backend_def(c->f->e, t->tag.backend);
   if (t->v.k != AV_TENSOR || !b) return unknown();
+  return b->no_buffer ? fail(TC_RULE_BUFFER_NOT_SET, TC_MSG_BUFFER_NOT_SET, NULL, t) : pass();
+}
+
+/* a graph's tensors must have memory (an allocator placed the graph or its context) */
+static chk_res check_graph_allocated(call_ctx *c, const tc_check *ck) {
+  operand *t = next_operand(c);
+  api_read_graph_memory(c, ck->arg, t);
+  const tc_backend_def *b = api_backend_def(c->f->e, t->tag.backend);
+  if (t->v.k != AV_TENSOR || !b) return t->present ? pass() : unknown();
   return b->no_buffer ? fail(TC_RULE_BUFFER_NOT_SET, TC_MSG_BUFFER_NOT_SET, NULL, t) : pass();
 }
 

@@ -7,6 +7,8 @@
 
 #include "engine/api_call.h"
 
+#define GRAPH_WALK_MAX 512
+
 static void mark_graph_nodes(call_ctx *c, uint32_t obj, const prov *t);
 static void mark_graph_unknown(call_ctx *c, uint32_t obj);
 
@@ -41,6 +43,21 @@ static aval place_unallocated(tc_eng *e, const aval *v, const tc_tag *dev) {
   return nv;
 }
 
+/* An allocation whose target is not known: every tensor with no memory yet may be one it
+   places, so where each is is no longer known (rather than certainly nowhere). */
+static void forget_unallocated(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  tc_tag nowhere = tc_tag_unknown();
+  for (uint32_t id = 1; id < e->n_locs; id++) {
+    const aval *v = st_get(&c->s->mem, id);
+    if (!v || v->k != AV_TENSOR) continue;
+    const tc_backend_def *b = api_backend_def(e, v->tag.backend);
+    if (b && !b->no_memory && !v->i) continue;
+    aval nv = place_unallocated(e, v, &nowhere);
+    st_set(e, &c->s->mem, id, &nv);
+  }
+}
+
 /* The tensors of a context that are in no memory yet take the device of ef->arg2's handle
    (unknown without one): ggml_backend_alloc_ctx_tensors. The context is the object
    ef->arg points to, or the context that object remembers (a graph's). Tensors made later
@@ -48,7 +65,10 @@ static aval place_unallocated(tc_eng *e, const aval *v, const tc_tag *dev) {
 static void effect_bind_context(call_ctx *c, const tc_effect *ef) {
   tc_eng *e = c->f->e;
   uint32_t ctx = api_context_of_arg(c, ef->arg);
-  if (!ctx) return;
+  if (!ctx) { /* a context not known: any tensor with no memory yet may be placed now */
+    forget_unallocated(c);
+    return;
+  }
   tc_tag dev = tc_tag_unknown();
   uint32_t dev_set = 0; /* the handle is on one of several devices (ggml_backend_init_best) */
   if (ef->arg2 >= 0) {
@@ -77,26 +97,125 @@ static void effect_bind_context(call_ctx *c, const tc_effect *ef) {
     /* one placement now, whatever set of tags it had: the device's, each with its own kind */
     nv.i = tagset_remap(e, dev_set, &dev, &nv.tag);
     nv.prov = prov_new(e, PV_PLACED, v->prov, &c->in->loc, c->in->callee.name, 0, nv.tag);
+    api_note_one_of(&nv);
     st_set(e, &c->s->mem, id, &nv);
   }
 }
 
+/* Whether tag t is in a backend buffer (known, not a context's own memory or none). */
+static int in_buffer(const tc_eng *e, const tc_tag *t) {
+  const tc_backend_def *b = api_backend_def(e, t->backend);
+  return b && !b->no_buffer && TC_TAGF_KNOWN(t->ordinal);
+}
+
+/* Graph object obj also records source placement t when it differs from every placement it
+   holds (the first recorded one, $tag, and the others, $sources): compute must agree with
+   each (a node reads every tensor it is computed from, not only its first operand's). */
+#define GRAPH_SOURCES_MAX 8
+static void record_source(call_ctx *c, uint32_t obj, const prov *src) {
+  tc_eng *e = c->f->e;
+  const tc_tag *t = &src->tag;
+  aval first = mem_eff(e, c->s, api_pseudo_field(e, obj, e->f_tag));
+  if (first.k != AV_TENSOR) return; /* nothing recorded, or not known: nothing to add to */
+  if (first.tag.backend == t->backend && first.tag.ordinal == t->ordinal) return;
+  uint32_t srcs = api_pseudo_field(e, obj, e->f_sources);
+  for (int k = 0; k < GRAPH_SOURCES_MAX; k++) {
+    uint32_t at = loc_child(e, srcs, LK_INDEX, 0, k);
+    aval v = at ? mem_eff(e, c->s, at) : av_top();
+    if (v.k == AV_TENSOR) {
+      if (v.tag.backend == t->backend && v.tag.ordinal == t->ordinal) return;
+      continue;
+    }
+    if (!(v.k == AV_BOT || (v.k == AV_INT && v.i == 0))) return; /* not known: stop */
+    aval nv = first;
+    nv.tag = *t;
+    nv.i = 0;
+    nv.prov = src;
+    mem_write(e, c->s, at, &nv, 0);
+    return;
+  }
+}
+
+/* The placements in a buffer of what tensor origin t is computed from, transitively (its
+   operands' origins, as the call that made each saw them), recorded on graph obj. */
+static void record_sources(call_ctx *c, uint32_t obj, const prov *t) {
+  tc_eng *e = c->f->e;
+  const prov *stack[GRAPH_WALK_MAX], *seen[GRAPH_WALK_MAX];
+  int n = 0, n_seen = 0;
+  if (t) stack[n++] = t;
+  while (n && n_seen < GRAPH_WALK_MAX) {
+    const prov *p = stack[--n];
+    int again = 0;
+    for (int k = 0; k < n_seen && !again; k++) again = seen[k] == p;
+    if (again) continue;
+    seen[n_seen++] = p;
+    if (in_buffer(e, &p->tag) && !p->one_of) record_source(c, obj, p);
+    for (uint8_t k = 0; k < p->n_operands && n < GRAPH_WALK_MAX; k++) stack[n++] = p->operands[k];
+  }
+}
+
 /* Object *ef->arg (a graph) records where tensor ef->arg2 lives, if it is the first tensor
-   in a buffer given to it; a graph's backend must then agree with it. */
+   in a buffer given to it; a graph's backend must then agree with it, and with the other
+   placements its nodes are computed from (record_sources). */
 static void record_tensor(call_ctx *c, const tc_effect *ef) {
   tc_eng *e = c->f->e;
   uint32_t obj = api_pointee_of(c, ef->arg);
   if (!obj) return;
   uint32_t rec = api_pseudo_field(e, obj, e->f_tag);
   aval cur = mem_eff(e, c->s, rec);
-  /* the first one decides (a new object's pseudo-field reads as its zero fill) */
-  if (cur.k != AV_BOT && !(cur.k == AV_INT && cur.i == 0)) return;
   operand op;
   api_read_tensor(c, ef->arg2, &op);
   const tc_backend_def *b = api_backend_def(e, op.tag.backend);
-  if (op.v.k == AV_TENSOR && b && b->no_buffer) return; /* says nothing about buffers */
-  aval v = op.v.k == AV_TENSOR && b ? op.v : av_top();
-  mem_write(e, c->s, rec, &v, 0);
+  /* the first one decides (a new object's pseudo-field reads as its zero fill) */
+  if (cur.k == AV_BOT || (cur.k == AV_INT && cur.i == 0)) {
+    if (op.v.k == AV_TENSOR && b && b->no_buffer) {
+      /* says nothing about buffers: the first source in one does */
+      const prov *p = api_handle_origin(op.v.prov);
+      const prov *stack[GRAPH_WALK_MAX];
+      int n = 0;
+      if (p) stack[n++] = p;
+      while (n) { /* depth-first, first operand first: the first placement found */
+        const prov *q = stack[--n];
+        if (in_buffer(e, &q->tag)) {
+          aval v = op.v;
+          v.tag = q->tag;
+          v.i = 0;
+          mem_write(e, c->s, rec, &v, 0);
+          break;
+        }
+        for (int k = (int)q->n_operands - 1; k >= 0 && n < GRAPH_WALK_MAX; k--)
+          stack[n++] = q->operands[k];
+      }
+    } else {
+      aval v = op.v.k == AV_TENSOR && b ? op.v : av_top();
+      mem_write(e, c->s, rec, &v, 0);
+    }
+  }
+  if (op.v.k == AV_TENSOR) record_sources(c, obj, api_handle_origin(op.v.prov));
+}
+
+/* A tensor given to a graph made in a context with no memory (no_alloc), and never placed
+   since it was made there, has no memory until an allocator places the graph or its
+   context: graph object obj keeps it, placed where its context places (in no memory), in
+   $memory, so compute can tell (graph_allocated) and bind_graph / bind_context place it. */
+static void record_memory(call_ctx *c, uint32_t obj, const operand *op) {
+  tc_eng *e = c->f->e;
+  uint32_t at = api_pseudo_field(e, obj, e->f_memory);
+  aval cur = mem_eff(e, c->s, at);
+  if (!(cur.k == AV_BOT || (cur.k == AV_INT && cur.i == 0))) return; /* one is enough */
+  const prov *origin = api_handle_origin(op->v.prov);
+  if (op->v.k != AV_TENSOR || !op->v.loc || !origin || origin->kind != PV_TENSOR ||
+      origin->lookup)
+    return;
+  aval p = mem_eff(e, c->s, api_pseudo_field(e, op->v.loc, e->f_placement));
+  const tc_backend_def *b = p.k == AV_TENSOR ? api_backend_def(e, p.tag.backend) : NULL;
+  if (!b || !b->no_memory) return;
+  aval v = op->v;
+  v.tag.backend = p.tag.backend;
+  v.tag.ordinal = p.tag.ordinal;
+  v.tag.autodiff = p.tag.autodiff;
+  v.i = 0;
+  mem_write(e, c->s, at, &v, 0);
 }
 
 /* A tensor given to a graph (ggml_build_forward_expand): the graph holds it and its operands,
@@ -108,6 +227,7 @@ static void effect_record(call_ctx *c, const tc_effect *ef) {
   api_read_tensor(c, ef->arg2, &op);
   if (op.v.k == AV_TENSOR) {
     mark_graph_nodes(c, obj, api_handle_origin(op.v.prov));
+    record_memory(c, obj, &op);
   } else if (!(op.v.k == AV_INT && op.v.i == 0)) { /* a tensor not known: any may be held */
     mark_graph_unknown(c, obj);
   }
@@ -151,7 +271,6 @@ static uint32_t node_slot(tc_eng *e, const prov *origin, int make) {
 
 /* Graph object obj now holds the tensor of origin t and, transitively, its operands
    (ggml_build_forward_expand visits src[]). */
-#define GRAPH_WALK_MAX 512
 static void mark_graph_nodes(call_ctx *c, uint32_t obj, const prov *t) {
   tc_eng *e = c->f->e;
   uint32_t nodes = api_pseudo_field(e, obj, e->f_nodes);
@@ -205,7 +324,10 @@ static void effect_bind_graph(call_ctx *c, const tc_effect *ef) {
   tc_eng *e = c->f->e;
   uint32_t graph = api_pointee_of(c, ef->arg);
   uint32_t ctx = api_context_of_arg(c, ef->arg);
-  if (!graph || !ctx) return;
+  if (!graph || !ctx) {
+    forget_unallocated(c);
+    return;
+  }
   tc_tag dev = tc_tag_unknown(), nowhere = tc_tag_unknown();
   uint32_t dev_set = 0;
   if (ef->arg2 >= 0) {
@@ -237,6 +359,7 @@ static void effect_bind_graph(call_ctx *c, const tc_effect *ef) {
     nv.tag.autodiff = to->autodiff;
     nv.i = held > 0 ? tagset_remap(e, dev_set, &dev, &nv.tag) : 0;
     nv.prov = prov_new(e, PV_PLACED, v->prov, &c->in->loc, c->in->callee.name, 0, nv.tag);
+    api_note_one_of(&nv);
     st_set(e, &c->s->mem, id, &nv);
   }
   const aval *mv = members ? st_get(&c->s->mem, members) : NULL;
@@ -273,6 +396,7 @@ static void effect_place(call_ctx *c, const tc_effect *ef) {
   nv.i = tagset_remap(e, dev_set, &dev, &nv.tag); /* one placement now: the device's */
   nv.prov = prov_new(e, PV_PLACED, src ? src : t.v.prov, &c->in->loc, c->in->callee.name, 0,
                      nv.tag);
+  api_note_one_of(&nv);
   const prov *was = api_handle_origin(t.v.prov);
   /* the context's joined tensors: the one placed may be any that has no memory yet */
   tc_tag nowhere = tc_tag_unknown();

@@ -38,6 +38,8 @@ static void apply_choice(call_ctx *c, operand *op) {
 #define PF_MEMBERS "$members" /* a context's tensors, joined: what a lookup may return */
 #define PF_NODES "$nodes"     /* a graph's node set: element k is 1 for the tensors of slot k */
 #define PF_ELEMENTS "$elements" /* a container's elements, as an array of unknown length */
+#define PF_SOURCES "$sources" /* a graph's other source placements (api_effects.c) */
+#define PF_MEMORY "$memory"   /* a graph's tensor with no memory yet (api_effects.c) */
 
 void api_prepare(tc_eng *e) {
   e->f_placement = field_id_of_name(e, PF_PLACEMENT);
@@ -46,6 +48,8 @@ void api_prepare(tc_eng *e) {
   e->f_members = field_id_of_name(e, PF_MEMBERS);
   e->f_nodes = field_id_of_name(e, PF_NODES);
   e->f_elements = field_id_of_name(e, PF_ELEMENTS);
+  e->f_sources = field_id_of_name(e, PF_SOURCES);
+  e->f_memory = field_id_of_name(e, PF_MEMORY);
   e->f_data = e->rules->data_field ? field_id_of_name(e, e->rules->data_field) : 0;
   e->f_buffer = e->rules->buffer_field ? field_id_of_name(e, e->rules->buffer_field) : 0;
   e->f_view_src = e->rules->view_src_field ? field_id_of_name(e, e->rules->view_src_field) : 0;
@@ -218,6 +222,58 @@ void api_read_tensor(call_ctx *c, int argi, operand *op) {
   /* a NULL handle fails the call before any tag is compared (and aborts by default): this
      path ends here, it neither passes nor fails a tag check (a lookup that found nothing) */
   if (op->v.k == AV_INT && op->v.i == 0) op->poison = c->poisoned = 1;
+}
+
+/* The source placements graph argument argi recorded besides its first ($sources): up to
+   max operands, named after the argument; 0 for anything else. */
+int api_read_sources(call_ctx *c, int argi, operand *out, int max) {
+  tc_eng *e = c->f->e;
+  const tc_opnd *o = api_arg_of(c, argi);
+  aval g = o ? mem_eval(c->f, c->s, o, NULL) : av_top();
+  if (g.k != AV_ADDR || g.i != IDX_NONE) return 0;
+  uint32_t srcs = loc_find_child(e, g.loc, LK_FIELD, e->f_sources, 0);
+  int n = 0;
+  for (uint32_t k = srcs ? e->locs[srcs].first_child : 0; k && n < max;
+       k = e->locs[k].next_sibling) {
+    aval v = mem_eff(e, c->s, k);
+    if (v.k != AV_TENSOR) continue;
+    operand *op = &out[n++];
+    memset(op, 0, sizeof *op);
+    opnd_name(e, o, argi, op->name, sizeof op->name);
+    op->arg_pos = argi + c->fn->leading_args + 1;
+    op->present = 1;
+    op->v = v;
+    op->tag = v.tag;
+    op->prov = v.prov;
+  }
+  return n;
+}
+
+/* The tensor with no memory yet that graph argument argi holds ($memory), in op: not a
+   tensor when it holds none (or it is not known); op->present when the graph is known. */
+void api_read_graph_memory(call_ctx *c, int argi, operand *op) {
+  tc_eng *e = c->f->e;
+  memset(op, 0, sizeof *op);
+  op->tag = tc_tag_unknown();
+  op->v = av_top();
+  const tc_opnd *o = api_arg_of(c, argi);
+  opnd_name(e, o, argi, op->name, sizeof op->name);
+  if (!o) return;
+  op->arg_pos = argi + c->fn->leading_args + 1;
+  aval g = mem_eval(c->f, c->s, o, NULL);
+  if (g.k != AV_ADDR || g.i != IDX_NONE) return;
+  uint32_t at = loc_find_child(e, g.loc, LK_FIELD, e->f_memory, 0);
+  aval v = at ? mem_eff(e, c->s, at) : av_make(AV_INT, 0);
+  if (v.k == AV_INT && v.i == 0) {
+    op->present = 1; /* a graph known to hold no such tensor */
+    return;
+  }
+  if (v.k == AV_POISON) op->poison = c->poisoned = 1; /* a consequence of a finding */
+  if (v.k != AV_TENSOR) return;
+  op->present = 1;
+  op->v = v;
+  op->tag = v.tag;
+  op->prov = v.prov;
 }
 
 /* The elements of an array argument: up to max, from `count` when it is known. Returns the

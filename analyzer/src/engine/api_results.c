@@ -49,11 +49,16 @@ void api_write_value(call_ctx *c, const aval *v) {
   mem_write_targets(c->f->e, c->s, &t, v);
 }
 
+void api_note_one_of(const aval *v) {
+  if (v->prov && v->i) ((prov *)v->prov)->one_of = 1;
+}
+
 /* A tensor made in the context object an argument points to: where the context places its
    tensors, unless an operand it is computed from already lives in a buffer (a graph node
-   follows its weights). *obj: the context object (0 if not known). */
+   follows its weights, one of the same devices as they when they are one of several: *set,
+   the tag set it follows, 0 for none). *obj: the context object (0 if not known). */
 static tc_tag context_placement(call_ctx *c, const tc_result_spec *r, const prov **src,
-                                uint32_t *obj) {
+                                uint32_t *obj, operand *set) {
   tc_eng *e = c->f->e;
   tc_tag tag = tc_tag_unknown();
   *obj = api_pointee_of(c, r->context_arg);
@@ -71,6 +76,7 @@ static tc_tag context_placement(call_ctx *c, const tc_result_spec *r, const prov
     tag.ordinal = op.tag.ordinal;
     tag.autodiff = op.tag.autodiff;
     *src = op.prov;
+    *set = op;
     break;
   }
   if (r->like_arg >= 0) { /* the kind of the operand */
@@ -205,7 +211,7 @@ static void result_tensor(call_ctx *c) {
                                         : 0;
     tag.autodiff = 0;
   } else if (r->context_arg >= 0) {
-    tag = context_placement(c, r, &src, &ctx_obj);
+    tag = context_placement(c, r, &src, &ctx_obj, &op);
   } else if (r->device_arg >= 0) {
     api_read_device(c, r->device_arg, &op);
     tag = op.tag;
@@ -253,9 +259,11 @@ static void result_tensor(call_ctx *c) {
   if (r->strip_autodiff) tag.autodiff = 0;
   aval v = av_make(AV_TENSOR, 0);
   v.tag = tag;
-  if (r->device_arg >= 0 || r->like_arg >= 0) v.i = tagset_remap(e, op.ts, &op.tag, &tag);
+  if (r->device_arg >= 0 || r->like_arg >= 0 || r->context_arg >= 0)
+    v.i = tagset_remap(e, op.ts, &op.tag, &tag);
   v.loc = ctx_obj;
   v.prov = prov_new(e, PV_TENSOR, src, &c->in->loc, opname, 0, tag);
+  api_note_one_of(&v);
   if (!opname && v.prov) ((prov *)v.prov)->text = c->fn->name;
   if (ctx_obj) note_operands(c, (prov *)v.prov); /* before the result overwrites one */
   api_write_value(c, &v);

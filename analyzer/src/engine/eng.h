@@ -122,6 +122,7 @@ typedef struct prov {
   uint8_t lookup; /* PV_TENSOR: a lookup returned one of a context's tensors (member_of_arg) */
   uint8_t n_operands; /* PV_TENSOR made in a context: the origins of its tensor operands */
   uint8_t operands_partial; /* some tensor operand was not known (so neither are its own) */
+  uint8_t one_of; /* PV_TENSOR, PV_PLACED: `tag` is one member of the value's tag set */
   const struct prov **operands; /* (a graph given it reaches them: bind_graph) */
   uint16_t depth;
   tc_tag tag;
@@ -521,7 +522,7 @@ struct tc_eng {
   /* field ids of the pseudo-fields API objects keep state in, and of the tensor fields the
      rules name (0: none), resolved once (api_prepare) */
   uint32_t f_placement, f_tag, f_context, f_members, f_nodes, f_elements, f_data, f_buffer,
-      f_view_src;
+      f_view_src, f_sources, f_memory;
 
   /* operands already reported alone with a kind an API function does not accept: the same
      function given the same tensor at another call is the same mistake (api.c) */

@@ -505,11 +505,24 @@ static void havoc_rec(tc_eng *e, astate *s, uint32_t loc) {
   }
   if (e->visit_stamp[loc] == e->stamp) return;
   e->visit_stamp[loc] = e->stamp;
-  /* first what this object points to, then the object itself */
+  /* first what this object points to, then the object itself; what an API object is (the
+     context a graph was made in, where a context places its tensors: pseudo-fields no C code
+     can write) stays */
   havoc_pointees(e, s, loc);
+  uint32_t ids[2] = {e->f_context, e->f_placement};
+  uint32_t keep_at[2] = {0, 0};
+  aval keep[2];
+  for (int k = 0; k < 2; k++) {
+    keep_at[k] = ids[k] ? loc_find_child(e, loc, LK_FIELD, ids[k], 0) : 0;
+    const aval *kv = keep_at[k] ? st_get(&s->mem, keep_at[k]) : NULL;
+    if (kv) keep[k] = *kv;
+    else keep_at[k] = 0;
+  }
   mem_clear_subtree(e, s, loc);
   aval top = av_top();
   st_set(e, &s->mem, loc, &top);
+  for (int k = 0; k < 2; k++)
+    if (keep_at[k]) st_set(e, &s->mem, keep_at[k], &keep[k]);
 }
 
 void mem_havoc_reachable(tc_eng *e, astate *s, uint32_t loc) {

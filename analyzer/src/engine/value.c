@@ -199,6 +199,7 @@ const prov *prov_new(tc_eng *e, prov_kind k, const prov *prev, const tc_srcloc *
   p->lookup = 0;
   p->n_operands = 0;
   p->operands_partial = 0;
+  p->one_of = 0;
   p->operands = NULL;
   p->tag = tag;
   p->depth = (uint16_t)(prev && prev->depth < 60000 ? prev->depth + 1 : 1);
