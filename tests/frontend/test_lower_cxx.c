@@ -197,7 +197,9 @@ static void test_elements_made_in_place(void **state) {
             "#include <vector>\n"
             "struct L { dt_device dev; L(int n, dt_device d = dt_cpu()) : dev(d) { (void)n; } };\n"
             "std::unique_ptr<L> one() { return std::make_unique<L>(3); }\n"
-            "void many(std::vector<std::unique_ptr<L>> &v) { v.emplace_back(new L(2)); }\n",
+            "void many(std::vector<std::unique_ptr<L>> &v) { v.emplace_back(new L(2)); }\n"
+            "struct E { virtual ~E() = default; };\n"
+            "std::unique_ptr<E> none() { return std::make_unique<E>(); }\n",
             &u);
   char buf[256], held[300];
   const tc_function *one = must(&u, "one");
@@ -212,6 +214,7 @@ static void test_elements_made_in_place(void **state) {
   assert_int_equal(e->args[1].kind, TC_OPND_ADDR);
   snprintf(held, sizeof held, "%s.@ptr", fmt(&u, many, &e->args[1], buf, sizeof buf));
   assert_non_null(fe_write_to(u.prog, many, TC_I_ASSIGN, held, 0));
+  assert_non_null(fe_call(u.prog, must(&u, "none"), "operator new", 0)); /* no arguments at all */
   fe_free(&u);
 }
 

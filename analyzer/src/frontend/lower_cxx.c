@@ -659,7 +659,8 @@ static void construct_in_place(lw_fn *fn, CXCursor e, const lw_place *obj, tc_op
   lw_unit *u = fn->u;
   CXType t = obj->type;
   tc_type ty = lw_type(u, t);
-  a0 = clang_getCanonicalType(clang_getUnqualifiedType(clang_getNonReferenceType(a0)));
+  if (n_args >= 1)
+    a0 = clang_getCanonicalType(clang_getUnqualifiedType(clang_getNonReferenceType(a0)));
   if (n_args == 1 && clang_equalTypes(a0, clang_getCanonicalType(t))) {
     lw_assign(fn, &obj->path, t, referent_of(fn, args[0], ty), lw_loc(u, e));
     return;
