@@ -412,7 +412,8 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
     return 1;
   }
   if (!is_member_kind(k) && !(k == CXCursor_FunctionDecl && (params_or_result_are_references(ref) ||
-                                                               callee_named(u, ref, "std::make_unique"))))
+                                                               callee_named(u, ref, "std::make_unique") ||
+                                                               callee_named(u, ref, "std::make_shared"))))
     return 0;
   int n_call = clang_Cursor_getNumArguments(e), n_par = clang_Cursor_getNumArguments(ref);
   if (k == CXCursor_FunctionDecl && n_call == 1 && is_identity_cast(u, lw_callee_name(u, ref))) {
@@ -459,7 +460,8 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   tc_opnd *args = n_args ? lw_alloc(u, n_args * sizeof *args) : NULL;
   if (has_obj) args[0] = obj;
   lower_args(fn, e, ref, first, args, (uint32_t)has_obj);
-  if (k == CXCursor_FunctionDecl && callee_named(u, ref, "std::make_unique") &&
+  if (k == CXCursor_FunctionDecl &&
+      (callee_named(u, ref, "std::make_unique") || callee_named(u, ref, "std::make_shared")) &&
       make_unique_model(fn, e, args, n_args, dst, result))
     return 1;
   if (is_method && has_obj) emplace_value(fn, e, ref, &args, &n_args);
@@ -534,7 +536,20 @@ static int param_class(CXCursor callee, int i) {
   return 0;
 }
 
-/* What the standard library's unique_ptr does, in the IR: it holds one pointer, field `@ptr`
+/* The member a call names when it is one of a smart pointer's — std::unique_ptr's, or
+   std::shared_ptr's (libstdc++ defines get, operator bool, reset in its base __shared_ptr, and
+   operator-> and operator* in __shared_ptr_access) —: "get", "shared_ptr", …; else NULL. */
+static const char *smart_pointer_member(const char *name) {
+  static const char *const owners[] = {"std::unique_ptr::", "std::shared_ptr::",
+                                       "std::__shared_ptr::", "std::__shared_ptr_access::"};
+  for (size_t i = 0; i < sizeof owners / sizeof *owners; i++)
+    if (strncmp(name, owners[i], strlen(owners[i])) == 0) return name + strlen(owners[i]);
+  return NULL;
+}
+
+/* What the standard library's unique_ptr and shared_ptr do, in the IR: each holds one
+   pointer, field `@ptr` (a shared_ptr's copies, defaulted, copy it; its count is not
+   followed)
    (made, reset, moved from another — which is left NULL —, read by get(), operator->,
    operator* and operator bool, its comparison with nullptr).
    Its other members are rules/cxx.json's (they write the object: unknown). 1 when modelled. */
@@ -542,10 +557,8 @@ static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner
                             const tc_opnd *args, uint32_t n_args, const lw_place *dst,
                             tc_opnd *result) {
   lw_unit *u = fn->u;
-  const char *name = tc_str(u->prog, lw_callee_name(u, callee));
-  const char *prefix = "std::unique_ptr::";
-  if (strncmp(name, prefix, strlen(prefix)) != 0 || n_args == 0) return 0;
-  const char *member = name + strlen(prefix);
+  const char *member = smart_pointer_member(tc_str(u->prog, lw_callee_name(u, callee)));
+  if (!member || n_args == 0) return 0;
   CXType pointee = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(owner), 0);
   if (pointee.kind == CXType_Invalid) return 0;
   tc_type ty = pointer_to(u, lw_type(u, pointee));
@@ -554,8 +567,9 @@ static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner
   tc_opnd null = {0};
   null.kind = TC_OPND_NULL;
   null.type = ty;
-  int set = strcmp(member, "unique_ptr") == 0 || strcmp(member, "reset") == 0 ||
-            strcmp(member, "operator=") == 0;
+  int is_ctor = strcmp(member, "unique_ptr") == 0 || strcmp(member, "shared_ptr") == 0 ||
+                strcmp(member, "__shared_ptr") == 0;
+  int set = is_ctor || strcmp(member, "reset") == 0 || strcmp(member, "operator=") == 0;
   if (set) {
     int k = n_args == 1 ? 'n' : param_class(callee, 0);
     if (n_args == 1 && strcmp(member, "operator=") == 0) return 0;
@@ -574,7 +588,7 @@ static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner
       return 0;
     }
     *result = args[0];
-    if (strcmp(member, "unique_ptr") == 0 || strcmp(member, "reset") == 0)
+    if (is_ctor || strcmp(member, "reset") == 0)
       *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
     return 1;
   }
@@ -700,7 +714,8 @@ static void construct_in_place(lw_fn *fn, CXCursor e, const lw_place *obj, tc_op
   c->args = cargs;
 }
 
-/* std::make_unique<T>(args…): a unique_ptr holding a new T made from args (construct_in_place).
+/* std::make_unique<T>(args…) and std::make_shared<T>(args…): a smart pointer holding a new T
+   made from args (construct_in_place).
    1 when modelled. */
 static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_t n_args,
                              const lw_place *dst, tc_opnd *result) {
