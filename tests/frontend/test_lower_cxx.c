@@ -186,6 +186,38 @@ static void test_in_class_initializers_where_made(void **state) {
   fe_free(&u);
 }
 
+static void test_elements_made_in_place(void **state) {
+  (void)state;
+  fe_unit u;
+  /* make_unique and emplace_back build their object from the arguments: the constructor is
+     called with its default argument filled in, and emplace_back of a raw pointer into a
+     vector of unique_ptr stores a unique_ptr holding that pointer */
+  lower_cxx("#include <dt/dt.h>\n"
+            "#include <memory>\n"
+            "#include <vector>\n"
+            "struct L { dt_device dev; L(int n, dt_device d = dt_cpu()) : dev(d) { (void)n; } };\n"
+            "std::unique_ptr<L> one() { return std::make_unique<L>(3); }\n"
+            "void many(std::vector<std::unique_ptr<L>> &v) { v.emplace_back(new L(2)); }\n"
+            "struct E { virtual ~E() = default; };\n"
+            "std::unique_ptr<E> none() { return std::make_unique<E>(); }\n",
+            &u);
+  char buf[256], held[300];
+  const tc_function *one = must(&u, "one");
+  const tc_insn *c = fe_call(u.prog, one, "L", 0);
+  assert_non_null(c);
+  assert_int_equal(c->n_args, 3); /* the object, n and the default device */
+  assert_non_null(fe_call(u.prog, one, "dt_cpu", 0));
+  const tc_function *many = must(&u, "many");
+  const tc_insn *e = fe_call(u.prog, many, "std::vector::emplace_back", 0);
+  assert_non_null(e);
+  assert_int_equal(e->n_args, 2);
+  assert_int_equal(e->args[1].kind, TC_OPND_ADDR);
+  snprintf(held, sizeof held, "%s.@ptr", fmt(&u, many, &e->args[1], buf, sizeof buf));
+  assert_non_null(fe_write_to(u.prog, many, TC_I_ASSIGN, held, 0));
+  assert_non_null(fe_call(u.prog, must(&u, "none"), "operator new", 0)); /* no arguments at all */
+  fe_free(&u);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_members_and_constructors),
@@ -193,6 +225,7 @@ int main(void) {
     cmocka_unit_test(test_lambdas),
     cmocka_unit_test(test_templates_and_throw),
     cmocka_unit_test(test_in_class_initializers_where_made),
+    cmocka_unit_test(test_elements_made_in_place),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

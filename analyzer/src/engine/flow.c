@@ -444,6 +444,9 @@ static aval eval_binop(frame *f, astate *s, const tc_insn *in) {
       eq = a.loc == b.loc && a.i == b.i;
     else if (a.k == AV_FUNC && b.k == AV_FUNC)
       eq = a.i == b.i;
+    else if ((a.k == AV_POISON && a.i && b.k == AV_INT && b.i == 0) ||
+             (b.k == AV_POISON && b.i && a.k == AV_INT && a.i == 0))
+      eq = 1; /* a failed call's result, NULL where the API returns it (as truth_of) */
     if (eq >= 0) return av_make(AV_INT, op == TC_OPC_EQ ? eq : !eq);
     if ((a.k == AV_AVAIL && b.k == AV_INT && b.i == 0) ||
         (b.k == AV_AVAIL && a.k == AV_INT && a.i == 0)) {

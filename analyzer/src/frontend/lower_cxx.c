@@ -61,6 +61,8 @@ static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_
                              const lw_place *dst, tc_opnd *result);
 static int std_array_model(lw_fn *fn, CXCursor e, CXCursor callee, const tc_opnd *args,
                            uint32_t n_args, const lw_place *dst, tc_opnd *result);
+static void emplace_value(lw_fn *fn, CXCursor e, CXCursor callee, tc_opnd **args,
+                          uint32_t *n_args);
 
 tc_opnd lw_this(lw_fn *fn) {
   if (fn->self) return addr_of_place(fn->self, pointer_to(fn->u, lw_type(fn->u, fn->self->type)));
@@ -410,7 +412,8 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
     return 1;
   }
   if (!is_member_kind(k) && !(k == CXCursor_FunctionDecl && (params_or_result_are_references(ref) ||
-                                                               callee_named(u, ref, "std::make_unique"))))
+                                                               callee_named(u, ref, "std::make_unique") ||
+                                                               callee_named(u, ref, "std::make_shared"))))
     return 0;
   int n_call = clang_Cursor_getNumArguments(e), n_par = clang_Cursor_getNumArguments(ref);
   if (k == CXCursor_FunctionDecl && n_call == 1 && is_identity_cast(u, lw_callee_name(u, ref))) {
@@ -457,9 +460,11 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   tc_opnd *args = n_args ? lw_alloc(u, n_args * sizeof *args) : NULL;
   if (has_obj) args[0] = obj;
   lower_args(fn, e, ref, first, args, (uint32_t)has_obj);
-  if (k == CXCursor_FunctionDecl && callee_named(u, ref, "std::make_unique") &&
+  if (k == CXCursor_FunctionDecl &&
+      (callee_named(u, ref, "std::make_unique") || callee_named(u, ref, "std::make_shared")) &&
       make_unique_model(fn, e, args, n_args, dst, result))
     return 1;
+  if (is_method && has_obj) emplace_value(fn, e, ref, &args, &n_args);
   if (is_method && has_obj &&
       unique_ptr_model(fn, e, ref, clang_getCursorType(clang_getCursorSemanticParent(ref)), args,
                        n_args, dst, result))
@@ -531,7 +536,20 @@ static int param_class(CXCursor callee, int i) {
   return 0;
 }
 
-/* What the standard library's unique_ptr does, in the IR: it holds one pointer, field `@ptr`
+/* The member a call names when it is one of a smart pointer's — std::unique_ptr's, or
+   std::shared_ptr's (libstdc++ defines get, operator bool, reset in its base __shared_ptr, and
+   operator-> and operator* in __shared_ptr_access) —: "get", "shared_ptr", …; else NULL. */
+static const char *smart_pointer_member(const char *name) {
+  static const char *const owners[] = {"std::unique_ptr::", "std::shared_ptr::",
+                                       "std::__shared_ptr::", "std::__shared_ptr_access::"};
+  for (size_t i = 0; i < sizeof owners / sizeof *owners; i++)
+    if (strncmp(name, owners[i], strlen(owners[i])) == 0) return name + strlen(owners[i]);
+  return NULL;
+}
+
+/* What the standard library's unique_ptr and shared_ptr do, in the IR: each holds one
+   pointer, field `@ptr` (a shared_ptr's copies, defaulted, copy it; its count is not
+   followed)
    (made, reset, moved from another — which is left NULL —, read by get(), operator->,
    operator* and operator bool, its comparison with nullptr).
    Its other members are rules/cxx.json's (they write the object: unknown). 1 when modelled. */
@@ -539,10 +557,8 @@ static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner
                             const tc_opnd *args, uint32_t n_args, const lw_place *dst,
                             tc_opnd *result) {
   lw_unit *u = fn->u;
-  const char *name = tc_str(u->prog, lw_callee_name(u, callee));
-  const char *prefix = "std::unique_ptr::";
-  if (strncmp(name, prefix, strlen(prefix)) != 0 || n_args == 0) return 0;
-  const char *member = name + strlen(prefix);
+  const char *member = smart_pointer_member(tc_str(u->prog, lw_callee_name(u, callee)));
+  if (!member || n_args == 0) return 0;
   CXType pointee = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(owner), 0);
   if (pointee.kind == CXType_Invalid) return 0;
   tc_type ty = pointer_to(u, lw_type(u, pointee));
@@ -551,8 +567,9 @@ static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner
   tc_opnd null = {0};
   null.kind = TC_OPND_NULL;
   null.type = ty;
-  int set = strcmp(member, "unique_ptr") == 0 || strcmp(member, "reset") == 0 ||
-            strcmp(member, "operator=") == 0;
+  int is_ctor = strcmp(member, "unique_ptr") == 0 || strcmp(member, "shared_ptr") == 0 ||
+                strcmp(member, "__shared_ptr") == 0;
+  int set = is_ctor || strcmp(member, "reset") == 0 || strcmp(member, "operator=") == 0;
   if (set) {
     int k = n_args == 1 ? 'n' : param_class(callee, 0);
     if (n_args == 1 && strcmp(member, "operator=") == 0) return 0;
@@ -571,7 +588,7 @@ static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner
       return 0;
     }
     *result = args[0];
-    if (strcmp(member, "unique_ptr") == 0 || strcmp(member, "reset") == 0)
+    if (is_ctor || strcmp(member, "reset") == 0)
       *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
     return 1;
   }
@@ -612,12 +629,21 @@ typedef struct ctor_pick {
   int n_found;
 } ctor_pick;
 
+/* Whether constructor c can be called with `arity` arguments: as many parameters, or more whose
+   later ones all have defaults. */
+static int takes_arity(CXCursor c, int arity) {
+  int n = clang_Cursor_getNumArguments(c);
+  if (n < arity) return 0;
+  for (int i = arity; i < n; i++)
+    if (clang_Cursor_isNull(default_argument(c, i))) return 0;
+  return 1;
+}
+
 static enum CXChildVisitResult pick_ctor(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   ctor_pick *p = d;
-  if (clang_getCursorKind(c) != CXCursor_Constructor ||
-      clang_Cursor_getNumArguments(c) != p->arity || clang_CXXConstructor_isCopyConstructor(c) ||
-      clang_CXXConstructor_isMoveConstructor(c))
+  if (clang_getCursorKind(c) != CXCursor_Constructor || !takes_arity(c, p->arity) ||
+      clang_CXXConstructor_isCopyConstructor(c) || clang_CXXConstructor_isMoveConstructor(c))
     return CXChildVisit_Continue;
   p->found = c;
   p->n_found++;
@@ -637,10 +663,60 @@ static tc_opnd referent_of(lw_fn *fn, tc_opnd a, tc_type ty) {
   return a;
 }
 
-/* std::make_unique<T>(args…): a unique_ptr holding a new T made from args — a copy of an
-   argument that is a T, else by T's one constructor taking that many arguments (the one the
-   call must resolve to; a non-template constructor, whose body is analyzed); with none or
-   several, the new object's contents are unknown. 1 when modelled. */
+/* Builds the T at obj (whose address is addr) from args…, as make_unique and emplace do: a copy
+   of an argument that is a T; a unique_ptr holding the one raw pointer given; else by T's one
+   constructor taking that many arguments, its later parameters left to their defaults (the one
+   the call must resolve to; a non-template constructor, whose body is analyzed); with none or
+   several, the new object's contents are unknown. a0 is the type of argument 0. */
+static void construct_in_place(lw_fn *fn, CXCursor e, const lw_place *obj, tc_opnd addr,
+                               CXType a0, const tc_opnd *args, uint32_t n_args) {
+  lw_unit *u = fn->u;
+  CXType t = obj->type;
+  tc_type ty = lw_type(u, t);
+  if (n_args >= 1)
+    a0 = clang_getCanonicalType(clang_getUnqualifiedType(clang_getNonReferenceType(a0)));
+  if (n_args == 1 && clang_equalTypes(a0, clang_getCanonicalType(t))) {
+    lw_assign(fn, &obj->path, t, referent_of(fn, args[0], ty), lw_loc(u, e));
+    return;
+  }
+  CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
+  if (n_args == 1 && a0.kind == CXType_Pointer &&
+      strcmp(tc_str(u->prog, lw_callee_name(u, decl)), "std::unique_ptr") == 0) {
+    CXType held = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(t), 0);
+    tc_type hty = pointer_to(u, lw_type(u, held));
+    tc_path at = lw_path_extend(fn, &obj->path, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                          .field = tc_intern(u->prog, "@ptr")});
+    store_held(fn, &at, hty, referent_of(fn, args[0], hty), e);
+    return;
+  }
+  ctor_pick pick = {(int)n_args, clang_getNullCursor(), 0};
+  clang_visitChildren(decl, pick_ctor, &pick);
+  if (pick.n_found != 1) return;
+  lw_note_callee(u, pick.found);
+  uint32_t n_par = (uint32_t)clang_Cursor_getNumArguments(pick.found);
+  tc_opnd *cargs = lw_alloc(u, (n_par + 1) * sizeof *cargs);
+  if (!cargs) return;
+  cargs[0] = addr;
+  for (uint32_t i = 0; i < n_par; i++) {
+    CXType pt = clang_getCursorType(clang_Cursor_getArgument(pick.found, i));
+    if (i >= n_args) { /* a parameter left to its default, evaluated here */
+      CXCursor d = default_argument(pick.found, (int)i);
+      cargs[i + 1] = lw_type_is_reference(pt) ? lw_addr_of(fn, d) : lw_expr(fn, d, LW_VALUE);
+      if (cargs[i + 1].kind == TC_OPND_NONE) cargs[i + 1] = lw_opnd_unknown(lw_type(u, pt));
+      continue;
+    }
+    cargs[i + 1] = lw_type_is_reference(pt) ? args[i] : referent_of(fn, args[i], lw_type(u, pt));
+  }
+  tc_insn *c = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
+  c->callee.name = lw_callee_name(u, pick.found);
+  c->callee.usr = lw_decl_usr(u, pick.found);
+  c->n_args = n_par + 1;
+  c->args = cargs;
+}
+
+/* std::make_unique<T>(args…) and std::make_shared<T>(args…): a smart pointer holding a new T
+   made from args (construct_in_place).
+   1 when modelled. */
 static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_t n_args,
                              const lw_place *dst, tc_opnd *result) {
   lw_unit *u = fn->u;
@@ -657,33 +733,8 @@ static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_
   lw_place obj;
   obj.path = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_DEREF});
   obj.type = t;
-  CXType a0 = n_args == 1 ? clang_getNonReferenceType(
-                                clang_getCursorType(clang_Cursor_getArgument(e, 0)))
-                          : (CXType){0};
-  if (n_args == 1 && clang_equalTypes(clang_getCanonicalType(clang_getUnqualifiedType(a0)),
-                                      clang_getCanonicalType(t))) {
-    lw_assign(fn, &obj.path, t, referent_of(fn, args[0], ty), lw_loc(u, e));
-  } else {
-    ctor_pick pick = {(int)n_args, clang_getNullCursor(), 0};
-    clang_visitChildren(clang_getTypeDeclaration(clang_getCanonicalType(t)), pick_ctor, &pick);
-    if (pick.n_found == 1) {
-      lw_note_callee(u, pick.found);
-      tc_opnd *cargs = lw_alloc(u, (n_args + 1) * sizeof *cargs);
-      if (!cargs) return 0;
-      cargs[0] = lw_opnd_path(&p, pty);
-      for (uint32_t i = 0; i < n_args; i++) {
-        CXType pt = clang_getCursorType(clang_Cursor_getArgument(pick.found, i));
-        cargs[i + 1] = lw_type_is_reference(pt)
-                           ? args[i]
-                           : referent_of(fn, args[i], lw_type(u, pt));
-      }
-      tc_insn *c = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
-      c->callee.name = lw_callee_name(u, pick.found);
-      c->callee.usr = lw_decl_usr(u, pick.found);
-      c->n_args = n_args + 1;
-      c->args = cargs;
-    }
-  }
+  CXType a0 = n_args >= 1 ? clang_getCursorType(clang_Cursor_getArgument(e, 0)) : (CXType){0};
+  construct_in_place(fn, e, &obj, lw_opnd_path(&p, pty), a0, args, n_args);
   lw_store_overriders(fn, &obj, e);
   lw_place up;
   if (dst) {
@@ -697,6 +748,43 @@ static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_
   store_held(fn, &held, pty, lw_opnd_path(&p, pty), e);
   *result = lw_opnd_path(&up.path, lw_type(u, up.type));
   return 1;
+}
+
+/* ---- emplace: the element made from the arguments ---- */
+
+/* A sequence container's emplace_back / emplace_front (c.emplace_back(args…)) builds its new
+   element from args… in place: the element is made here, in a temporary of the container's
+   value type (construct_in_place: a unique_ptr from a raw pointer, a class by its
+   constructor), and the call is left with (c, &element), which rules/cxx.json's store effect
+   puts in the container. Arguments that are already one element are left as they are. */
+static void emplace_value(lw_fn *fn, CXCursor e, CXCursor callee, tc_opnd **args,
+                          uint32_t *n_args) {
+  lw_unit *u = fn->u;
+  static const char *const emplacers[] = {"std::vector::emplace_back", "std::deque::emplace_back",
+                                          "std::deque::emplace_front", "std::list::emplace_back",
+                                          "std::list::emplace_front"};
+  int known = 0;
+  for (size_t i = 0; i < sizeof emplacers / sizeof *emplacers; i++)
+    known |= callee_named(u, callee, emplacers[i]);
+  if (!known || *n_args < 2) return;
+  CXType owner = clang_getCanonicalType(clang_getCursorType(clang_getCursorSemanticParent(callee)));
+  CXType vt = clang_Type_getTemplateArgumentAsType(owner, 0);
+  if (vt.kind == CXType_Invalid || clang_getCanonicalType(vt).kind != CXType_Record) return;
+  CXType a0 = clang_getCursorType(clang_Cursor_getArgument(e, 0));
+  CXType a0v = clang_getCanonicalType(clang_getUnqualifiedType(clang_getNonReferenceType(a0)));
+  if (*n_args == 2 && clang_equalTypes(a0v, clang_getCanonicalType(vt))) return;
+  lw_place elem;
+  elem.path = lw_temp(fn);
+  elem.type = vt;
+  tc_type pty = pointer_to(u, lw_type(u, vt));
+  tc_opnd addr = addr_of_place(&elem, pty);
+  construct_in_place(fn, e, &elem, addr, a0, *args + 1, *n_args - 1);
+  tc_opnd *two = lw_alloc(u, 2 * sizeof *two);
+  if (!two) return;
+  two[0] = (*args)[0];
+  two[1] = addr;
+  *args = two;
+  *n_args = 2;
 }
 
 /* ---- standard containers in a range-for ---- */
