@@ -368,6 +368,38 @@ static int cmp_u32(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* Entry states kept as key hints at once: each keeps alive the parts of its store no live
+   state shares any more, so all functions' hints would hold a store each. */
+#define HINTS_HELD 128
+
+/* Gives up what a function's hint holds. */
+static void hint_drop(tc_eng *e, key_hint *h) {
+  st_release(e, &h->mem);
+  free(h->blocks);
+  h->blocks = NULL;
+  h->n_blocks = h->cap_blocks = 0;
+  h->valid = h->held = 0;
+}
+
+/* callee is about to hold a hint: it joins the holders, the oldest leaving when they are
+   HINTS_HELD. Returns 0 when out of memory. */
+static int hint_hold(tc_eng *e, fninfo *callee) {
+  if (callee->hint.held) return 1;
+  if (!e->hint_holders) {
+    e->hint_holders = calloc(HINTS_HELD, sizeof *e->hint_holders);
+    if (!e->hint_holders) return 0;
+  }
+  if (e->n_hint_holders < HINTS_HELD) {
+    e->hint_holders[e->n_hint_holders++] = callee->idx;
+  } else {
+    hint_drop(e, &e->fns[e->hint_holders[e->hint_oldest]].hint);
+    e->hint_holders[e->hint_oldest] = callee->idx;
+    e->hint_oldest = (e->hint_oldest + 1) % HINTS_HELD;
+  }
+  callee->hint.held = 1;
+  return 1;
+}
+
 /* The key of the entry state (after scan_named_roots), recorded with what it read as the
    callee's hint. */
 static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t inst,
@@ -378,6 +410,7 @@ static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t i
     e->stamp = 1;
   }
   key_hint *h = &callee->hint;
+  if (!hint_hold(e, callee)) e->oom = 1;
   h->valid = 0;
   h->n_blocks = 0;
   keywalk w = {e, &entry->mem, k, {0}, h, UINT32_MAX};

@@ -353,6 +353,7 @@ typedef struct key_hint {
   uint32_t n_locs; /* places that existed when the walk ran */
   size_t n_named_roots, n_params; /* named globals and entry parameters then */
   uint8_t with_prov, valid;
+  uint8_t held; /* mem and blocks are held (the function is in tc_eng's hint_holders) */
 } key_hint;
 
 typedef struct fninfo {
@@ -527,6 +528,10 @@ struct tc_eng {
   uint64_t work, work_limit;
   size_t n_roots_analyzed;
   unsigned long long n_keys_walked, n_keys_reused; /* tc_engine_stats */
+  /* The functions whose key hints are held, oldest first in a ring (call.c): at most
+     HINTS_HELD, so the entry states they keep alive stay bounded. */
+  uint32_t *hint_holders;
+  size_t n_hint_holders, hint_oldest;
 
   /* chains and outcomes */
   chain_node *chains;

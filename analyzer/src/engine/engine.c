@@ -322,7 +322,7 @@ static void teardown(tc_eng *e) {
     map_free(&fi->named);
     free(fi->named_roots);
     st_release(e, &fi->hint.mem);
-    free(fi->hint.blocks);
+    free(fi->hint.blocks); /* a hint no longer held has neither (call.c) */
     memo_entry *m = fi->memo;
     while (m) {
       memo_entry *nx = m->next;
@@ -358,6 +358,7 @@ static void teardown(tc_eng *e) {
   free(e->tagsets);
   map_free(&e->tagset_index);
   free(e->act);
+  free(e->hint_holders);
   map_free(&e->ptset_index);
   st_free_all(e);
   bump_free(&e->bump);
