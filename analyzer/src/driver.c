@@ -396,6 +396,8 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
     tc_report_free(&part);
     t->es.insns += es.insns;
     t->es.roots += es.roots;
+    t->es.keys_walked += es.keys_walked;
+    t->es.keys_reused += es.keys_reused;
     if (es.groups > t->es.groups) t->es.groups = es.groups;
   }
   rc = 0;
@@ -712,6 +714,10 @@ int tc_driver_run(tc_options *o) {
             now_s() - t_analyzed, at.es.insns, at.es.roots, at.es.groups,
             at.es.groups == 1 ? "" : "s", at.n_components, at.n_components == 1 ? "" : "s",
             at.n_reused);
+  if (stats && (at.es.keys_walked || at.es.keys_reused))
+    fprintf(stderr, "tagcheck: stats: memo keys of user calls: %llu walked, %llu proven equal "
+            "to the callee's previous key without a walk\n",
+            at.es.keys_walked, at.es.keys_reused);
   if (stats && at.n_unreached)
     fprintf(stderr, "tagcheck: stats: %zu component%s named no described function (not analyzed)\n",
             at.n_unreached, at.n_unreached == 1 ? "" : "s");

@@ -1,7 +1,8 @@
 /* tests/engine/test_engine_ir.c — the engine on IR built by hand (no front end): the basic
  * verdicts (error, warning, silence on unknown values), the max_states option, and the budgets
  * that keep pathological programs fast — a function of 20,000 statements, a deep loop nest,
- * forty independent branches, recursion without progress — each still reaching its verdict. */
+ * forty independent branches, recursion without progress — each still reaching its verdict —
+ * and a memo key proven equal to the callee's previous one without walking the state again. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -179,8 +180,8 @@ static void start(bld *b, uint32_t n_functions) {
   b->line = 1;
 }
 
-/* Analyzes b's program; returns the report (caller frees). */
-static tc_report analyze(bld *b, unsigned max_states) {
+/* Analyzes b's program; returns the report (caller frees); stats filled when not NULL. */
+static tc_report analyze_stats(bld *b, unsigned max_states, tc_engine_stats *stats) {
   char err[512];
   const char *rp = TC_DEFAULT_RULES_BUILD;
   tc_rules *rules = tc_rules_load(&rp, 1, err, sizeof err);
@@ -188,12 +189,15 @@ static tc_report analyze(bld *b, unsigned max_states) {
   tc_engine_opts o;
   memset(&o, 0, sizeof o);
   o.max_states = max_states;
+  o.stats = stats;
   tc_report r;
   tc_report_init(&r);
   assert_int_equal(tc_engine_analyze(b->p, rules, &o, &r), 0);
   tc_rules_free(rules);
   return r;
 }
+
+static tc_report analyze(bld *b, unsigned max_states) { return analyze_stats(b, max_states, NULL); }
 
 static const tc_diag *find_diag(const tc_report *r, unsigned line, const char *rule) {
   for (size_t i = 0; i < r->n_diags; i++)
@@ -484,6 +488,35 @@ static void test_recursion_terminates(void **state) {
   tc_program_free(b.p);
 }
 
+/* probe(1); probe(1); probe(2): the second call's entry differs from the first's only where
+   the callee cannot see (nothing), so its memo key is the first's without walking the state
+   again; the third's parameter differs, so its key is walked. */
+static void test_memo_key_reused(void **state) {
+  (void)state;
+  bld b;
+  start(&b, 2);
+  begin_fn(&b, "probe", 1, 1, 1, 4);
+  b.fn->params[0].name = tc_intern(b.p, "n");
+  b.fn->params[0].type = ty_int();
+  name_local(&b, 0, "d", ty_device(&b));
+  tc_path d = local(&b, 0);
+  call(&b, &d, ty_device(&b), "dt_sim", 1, o_path(param(&b, 0), ty_int()));
+  term_return(&b);
+  begin_fn(&b, "main", 0, 0, 1, 4);
+  call(&b, NULL, ty_int(), "probe", 1, o_int(1));
+  call(&b, NULL, ty_int(), "probe", 1, o_int(1));
+  call(&b, NULL, ty_int(), "probe", 1, o_int(2));
+  term_return(&b);
+  tc_engine_stats st;
+  memset(&st, 0, sizeof st);
+  tc_report r = analyze_stats(&b, 0, &st);
+  assert_int_equal(r.n_diags, 0);
+  assert_int_equal(st.keys_reused, 1);
+  assert_int_equal(st.keys_walked, 2);
+  tc_report_free(&r);
+  tc_program_free(b.p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_levels),
@@ -492,6 +525,7 @@ int main(void) {
       cmocka_unit_test(test_deep_loop_nest),
       cmocka_unit_test(test_path_explosion),
       cmocka_unit_test(test_recursion_terminates),
+      cmocka_unit_test(test_memo_key_reused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

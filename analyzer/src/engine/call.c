@@ -1,7 +1,9 @@
 /* analyzer/src/engine/call.c — calls: to API functions (api.c), to user functions (analyzed per
  * distinct entry state — arguments, what they reach, the globals the callee can name (computed
  * once per program: call_scope_prepare) — and memoized as summaries: per
- * exit, the changes to memory; replayed on later calls with the same entry, findings included),
+ * exit, the changes to memory; replayed on later calls with the same entry, findings included;
+ * an entry's key is proven equal to the callee's previous one, when it is, by comparing the two
+ * entry stores where the previous walk read them, instead of walking again),
  * and to unknown functions (unknown result; what their pointer arguments reach is forgotten).
  * Recursion and budgets end in the unknown-function case, which never produces findings. */
 #include <stdlib.h>
@@ -293,12 +295,28 @@ typedef struct keywalk {
   const st_store *mem;
   keybuf *k;
   st_cursor at;
+  key_hint *rec; /* the blocks read are appended to rec->blocks */
+  uint32_t last_block;
 } keywalk;
+
+/* Reads place id of the entry state, noting its leaf block for the hint. */
+static const aval *walk_read(keywalk *w, uint32_t id) {
+  uint32_t block = id >> ST_BITS;
+  if (block != w->last_block) {
+    uint32_t *slot = VEC_PUSH(w->rec->blocks, w->rec->n_blocks, w->rec->cap_blocks);
+    if (slot)
+      *slot = block;
+    else
+      w->e->oom = 1;
+    w->last_block = block;
+  }
+  return st_get_near(w->mem, &w->at, id);
+}
 
 static void key_visit(keywalk *w, uint32_t loc) {
   tc_eng *e = w->e;
   if (!stamp_visit(e, loc)) return;
-  const aval *v = st_get_near(w->mem, &w->at, loc);
+  const aval *v = walk_read(w, loc);
   if (v) {
     key_value(e, w->k, loc, v, 0);
     ptset pts;
@@ -310,7 +328,7 @@ static void key_visit(keywalk *w, uint32_t loc) {
          the ones before them, so the keys tell apart exactly the same entry states */
       if (!visited(e, pts.loc[t]))
         for (uint32_t p = e->locs[pts.loc[t]].parent; p && !visited(e, p); p = e->locs[p].parent) {
-          const aval *pv = st_get_near(w->mem, &w->at, p);
+          const aval *pv = walk_read(w, p);
           if (pv) key_value(e, w->k, p, pv, 0);
         }
       key_visit(w, pts.loc[t]);
@@ -319,29 +337,9 @@ static void key_visit(keywalk *w, uint32_t loc) {
   for (uint32_t c = e->locs[loc].first_child; c; c = e->locs[c].next_sibling) key_visit(w, c);
 }
 
-static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t inst,
-                      keybuf *k) {
-  e->stamp++;
-  if (e->stamp == 0) {
-    memset(e->visit_stamp, 0, e->cap_visit * sizeof *e->visit_stamp);
-    e->stamp = 1;
-  }
-  int with_prov = callee->n_fresh < PROV_SENSITIVE_CONTEXTS;
-  keywalk w = {e, &entry->mem, k, {0}};
-  kb_push(e, k, FRAME_KEY(callee->idx, inst));
-  kb_push(e, k, ((uint64_t)entry->avail_yes << 32) | entry->avail_no);
-  kb_push(e, k, entry->avail_reported);
-  if (callee->allocates) kb_push(e, k, e->cur_chain);
-  for (size_t i = 0; i < callee->n_roots; i++) {
-    uint32_t r = callee->roots[i];
-    if (e->locs[r].kind != LK_PARAM || FRAME_INST(e->locs[r].a) != inst) continue;
-    const aval *v = st_get(&entry->mem, r);
-    if (v && with_prov) key_value(e, k, r, v, 1);
-    key_visit(&w, r);
-  }
-  kb_push(e, k, 0xfeedull);
-  /* the globals the callee (or its callees) can name; the others it reaches only through
-     pointers, which the walk above and below follows */
+/* Appends to callee->named_roots the global roots made since it last looked that it (or its
+   callees) can name. */
+static void scan_named_roots(tc_eng *e, fninfo *callee) {
   for (; callee->named_scanned < e->n_global_roots; callee->named_scanned++) {
     uint32_t r = e->global_roots[callee->named_scanned];
     if (!map_get(&callee->named, named_key(e->locs[r].a, e->locs[r].b), NULL)) continue;
@@ -352,7 +350,178 @@ static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t i
     }
     *slot = r;
   }
+}
+
+static int is_entry_param(const tc_eng *e, uint32_t r, uint32_t inst) {
+  return e->locs[r].kind == LK_PARAM && FRAME_INST(e->locs[r].a) == inst;
+}
+
+/* The parameter roots of activation inst made so far (the walk starts from each). */
+static size_t entry_params(const tc_eng *e, const fninfo *callee, uint32_t inst) {
+  size_t n = 0;
+  for (size_t i = 0; i < callee->n_roots; i++) n += is_entry_param(e, callee->roots[i], inst);
+  return n;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Entry states kept as key hints at once: each keeps alive the parts of its store no live
+   state shares any more, so all functions' hints would hold a store each. */
+#define HINTS_HELD 128
+
+/* Gives up what a function's hint holds. */
+static void hint_drop(tc_eng *e, key_hint *h) {
+  st_release(e, &h->mem);
+  free(h->blocks);
+  h->blocks = NULL;
+  h->n_blocks = h->cap_blocks = 0;
+  h->valid = h->held = 0;
+}
+
+/* callee is about to hold a hint: it joins the holders, the oldest leaving when they are
+   HINTS_HELD. Returns 0 when out of memory. */
+static int hint_hold(tc_eng *e, fninfo *callee) {
+  if (callee->hint.held) return 1;
+  if (!e->hint_holders) {
+    e->hint_holders = calloc(HINTS_HELD, sizeof *e->hint_holders);
+    if (!e->hint_holders) return 0;
+  }
+  if (e->n_hint_holders < HINTS_HELD) {
+    e->hint_holders[e->n_hint_holders++] = callee->idx;
+  } else {
+    hint_drop(e, &e->fns[e->hint_holders[e->hint_oldest]].hint);
+    e->hint_holders[e->hint_oldest] = callee->idx;
+    e->hint_oldest = (e->hint_oldest + 1) % HINTS_HELD;
+  }
+  callee->hint.held = 1;
+  return 1;
+}
+
+/* The key of the entry state (after scan_named_roots), recorded with what it read as the
+   callee's hint. */
+static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t inst,
+                      int with_prov, keybuf *k) {
+  e->stamp++;
+  if (e->stamp == 0) {
+    memset(e->visit_stamp, 0, e->cap_visit * sizeof *e->visit_stamp);
+    e->stamp = 1;
+  }
+  key_hint *h = &callee->hint;
+  if (!hint_hold(e, callee)) e->oom = 1;
+  h->valid = 0;
+  h->n_blocks = 0;
+  keywalk w = {e, &entry->mem, k, {0}, h, UINT32_MAX};
+  kb_push(e, k, FRAME_KEY(callee->idx, inst));
+  kb_push(e, k, ((uint64_t)entry->avail_yes << 32) | entry->avail_no);
+  kb_push(e, k, entry->avail_reported);
+  if (callee->allocates) kb_push(e, k, e->cur_chain);
+  for (size_t i = 0; i < callee->n_roots; i++) {
+    uint32_t r = callee->roots[i];
+    if (!is_entry_param(e, r, inst)) continue;
+    const aval *v = walk_read(&w, r);
+    if (v && with_prov) key_value(e, k, r, v, 1);
+    key_visit(&w, r);
+  }
+  kb_push(e, k, 0xfeedull);
+  /* the globals the callee (or its callees) can name; the others it reaches only through
+     pointers, which the walk above and below follows */
   for (size_t g = 0; g < callee->n_named_roots; g++) key_visit(&w, callee->named_roots[g]);
+  if (e->oom) return;
+  /* the hint: the blocks read, sorted and distinct */
+  qsort(h->blocks, h->n_blocks, sizeof *h->blocks, cmp_u32);
+  size_t n = 0;
+  for (size_t i = 0; i < h->n_blocks; i++)
+    if (!n || h->blocks[n - 1] != h->blocks[i]) h->blocks[n++] = h->blocks[i];
+  h->n_blocks = n;
+  st_release(e, &h->mem);
+  h->mem = st_copy(&entry->mem);
+  h->h1 = k->h1;
+  h->h2 = k->h2;
+  h->n = k->n;
+  h->inst = inst;
+  h->avail_yes = entry->avail_yes;
+  h->avail_no = entry->avail_no;
+  h->avail_reported = entry->avail_reported;
+  h->chain = e->cur_chain;
+  h->n_locs = (uint32_t)e->n_locs;
+  h->n_named_roots = callee->n_named_roots;
+  h->n_params = entry_params(e, callee, inst);
+  h->with_prov = (uint8_t)with_prov;
+  h->valid = 1;
+}
+
+/* ---- reusing the hint: the same key without the walk ---- */
+
+static int hint_has_block(const key_hint *h, uint32_t block) {
+  size_t lo = 0, hi = h->n_blocks;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (h->blocks[mid] < block)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < h->n_blocks && h->blocks[lo] == block;
+}
+
+/* Do two values push the same words to a key (key_value without provenance)? */
+static int key_value_same(const aval *a, const aval *b) {
+  if (a->k != b->k) return 0;
+  if (a->k == AV_ABSENT) return 1;
+  return a->i == b->i && a->loc == b->loc && a->neg == b->neg &&
+         a->tag.backend == b->tag.backend && a->tag.ordinal == b->tag.ordinal &&
+         a->tag.autodiff == b->tag.autodiff && a->tag.kind == b->tag.kind;
+}
+
+typedef struct hint_check {
+  tc_eng *e;
+  const key_hint *h;
+} hint_check;
+
+/* A leaf where the entry (a) and the hint's state (b) are not shared: 1 when the walk could
+   read something different there — a block it read holding another value, or a place made
+   since the walk (a child of a place it visited would be visited too) holding a value. */
+static int hint_leaf_differs(void *user, uint32_t block, const aval *a, const aval *b) {
+  hint_check *c = user;
+  const aval absent = {0};
+  int read = hint_has_block(c->h, block);
+  if (!read && ((block + 1) << ST_BITS) <= c->h->n_locs) return 0; /* no place made since */
+  for (unsigned i = 0; i < ST_FAN; i++) {
+    const aval *va = a ? &a[i] : &absent, *vb = b ? &b[i] : &absent;
+    if (key_value_same(va, vb)) continue;
+    if (read) return 1;
+    /* a place the walk did not read: it matters only if made since, inside a place that
+       existed then (a new root is reached only through a pointer some read place holds, or as
+       a parameter or named global, whose counts the caller compares) */
+    uint32_t id = (block << ST_BITS) | i, p = id;
+    while (p >= c->h->n_locs && c->e->locs[p].parent) p = c->e->locs[p].parent;
+    if (p != id && p < c->h->n_locs && hint_has_block(c->h, p >> ST_BITS)) return 1;
+  }
+  return 0;
+}
+
+/* Is the key of this entry the hint's (the walk would push the same words)? */
+static int hint_applies(tc_eng *e, const astate *entry, fninfo *callee, uint32_t inst,
+                        int with_prov) {
+  key_hint *h = &callee->hint;
+  if (!h->valid || h->inst != inst || h->with_prov != with_prov ||
+      h->avail_yes != entry->avail_yes || h->avail_no != entry->avail_no ||
+      h->avail_reported != entry->avail_reported ||
+      (callee->allocates && h->chain != e->cur_chain) ||
+      h->n_named_roots != callee->n_named_roots || h->n_params != entry_params(e, callee, inst))
+    return 0;
+  if (with_prov)
+    for (size_t i = 0; i < callee->n_roots; i++) {
+      uint32_t r = callee->roots[i];
+      if (!is_entry_param(e, r, inst)) continue;
+      const aval *a = st_get(&entry->mem, r), *b = st_get(&h->mem, r);
+      if (a && b && a->prov != b->prov) return 0;
+    }
+  hint_check c = {e, h};
+  return !st_walk_leaves(e, &entry->mem, &h->mem, hint_leaf_differs, &c);
 }
 
 static int key_same(uint64_t h1, uint64_t h2, size_t n, const keybuf *k) {
@@ -474,7 +643,17 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
   flow_check_touches(f, &entry); /* the arguments' reads, before the callee runs */
 
   keybuf k = {0x51ed27ull, 0x2545f4914f6cdd1dull, 0};
-  build_key(e, &entry, callee, inst, &k);
+  int with_prov = callee->n_fresh < PROV_SENSITIVE_CONTEXTS;
+  scan_named_roots(e, callee);
+  if (hint_applies(e, &entry, callee, inst, with_prov)) {
+    k.h1 = callee->hint.h1;
+    k.h2 = callee->hint.h2;
+    k.n = callee->hint.n;
+    e->n_keys_reused++;
+  } else {
+    build_key(e, &entry, callee, inst, with_prov, &k);
+    e->n_keys_walked++;
+  }
   if (recursing(e, callee, &k)) {
     unknown_instead(f, entry, in, callee, inst, out);
     return;

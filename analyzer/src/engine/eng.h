@@ -277,6 +277,11 @@ void st_free_all(tc_eng *e); /* frees the node free lists */
 typedef int (*st_pair_fn)(void *user, uint32_t id, const aval *a, const aval *b);
 void st_walk_pairs(tc_eng *e, const st_store *a, const st_store *b, int by_content,
                    st_pair_fn fn, void *user);
+/* Calls fn on every leaf block (ids block << ST_BITS ...) where a and b are not the same node,
+   in id order, with both leaves' slots (NULL: no leaf there); fn's nonzero stops the walk and
+   is returned. */
+typedef int (*st_leaf_fn)(void *user, uint32_t block, const aval *a, const aval *b);
+int st_walk_leaves(tc_eng *e, const st_store *a, const st_store *b, st_leaf_fn fn, void *user);
 /* The sum of the map's slot hashes: every value (provenance ignored), or tags only. */
 uint64_t st_content_hash(const st_store *s, int tags_only);
 /* The ids, in order, of the slots holding an unknown copied from src while it was `before`
@@ -334,6 +339,25 @@ typedef struct memo_entry {
   struct memo_entry *next;
 } memo_entry;
 
+/* The last memo key computed for a function (call.c): the entry state it was computed from (a
+   reference, so its nodes never change), the leaf blocks of the store its walk read (sorted,
+   distinct), and everything else the key covers. A later entry that differs from that state
+   only in blocks the walk did not read, and reaches no place made since, has the same key:
+   proven by comparing the two stores (which skips every node they share) instead of walking
+   everything the callee can see again. */
+typedef struct key_hint {
+  st_store mem;
+  uint32_t *blocks;
+  size_t n_blocks, cap_blocks;
+  uint64_t h1, h2;
+  size_t n;
+  uint32_t inst, avail_yes, avail_no, avail_reported, chain;
+  uint32_t n_locs; /* places that existed when the walk ran */
+  size_t n_named_roots, n_params; /* named globals and entry parameters then */
+  uint8_t with_prov, valid;
+  uint8_t held; /* mem and blocks are held (the function is in tc_eng's hint_holders) */
+} key_hint;
+
 typedef struct fninfo {
   const tc_function *fn;
   const tc_unit *unit;
@@ -377,6 +401,7 @@ typedef struct fninfo {
   uint32_t n_fresh; /* analyses run */
   uint32_t n_recursive; /* of which while it was already being analyzed */
   memo_entry *memo;
+  key_hint hint;
 } fninfo;
 
 /* A calling context: the last CHAIN_K call sites that led to a function (oldest first): deep
@@ -507,6 +532,11 @@ struct tc_eng {
   uint32_t cur_chain;
   uint64_t work, work_limit;
   size_t n_roots_analyzed;
+  unsigned long long n_keys_walked, n_keys_reused; /* tc_engine_stats */
+  /* The functions whose key hints are held, oldest first in a ring (call.c): at most
+     HINTS_HELD, so the entry states they keep alive stay bounded. */
+  uint32_t *hint_holders;
+  size_t n_hint_holders, hint_oldest;
 
   /* chains and outcomes */
   chain_node *chains;

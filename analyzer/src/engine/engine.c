@@ -321,6 +321,8 @@ static void teardown(tc_eng *e) {
     free(fi->frame_locs);
     map_free(&fi->named);
     free(fi->named_roots);
+    st_release(e, &fi->hint.mem);
+    free(fi->hint.blocks); /* a hint no longer held has neither (call.c) */
     memo_entry *m = fi->memo;
     while (m) {
       memo_entry *nx = m->next;
@@ -357,6 +359,7 @@ static void teardown(tc_eng *e) {
   free(e->tagsets);
   map_free(&e->tagset_index);
   free(e->act);
+  free(e->hint_holders);
   map_free(&e->ptset_index);
   st_free_all(e);
   bump_free(&e->bump);
@@ -596,7 +599,12 @@ int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_en
     opts->stats->groups = (unsigned)n_groups;
     opts->stats->insns = insns;
     opts->stats->roots = 0;
-    for (size_t i = 0; i < n_groups; i++) opts->stats->roots += gs[i].e->n_roots_analyzed;
+    opts->stats->keys_walked = opts->stats->keys_reused = 0;
+    for (size_t i = 0; i < n_groups; i++) {
+      opts->stats->roots += gs[i].e->n_roots_analyzed;
+      opts->stats->keys_walked += gs[i].e->n_keys_walked;
+      opts->stats->keys_reused += gs[i].e->n_keys_reused;
+    }
   }
   for (size_t i = 0; opts && opts->observe && i < n_groups; i++) observe_merge(gs[i].e, opts->observe);
   rc = n_groups > 1 ? merge_and_emit(gs, n_groups, out) : findings_emit(e, out);

@@ -305,6 +305,34 @@ void st_walk_pairs(tc_eng *e, const st_store *a, const st_store *b, int by_conte
   walk2(&d, a->root, b->root, depth - 1, 0);
 }
 
+typedef struct leaf_walk {
+  st_leaf_fn fn;
+  void *user;
+} leaf_walk;
+
+static int walk_leaves(const leaf_walk *w, const st_node *a, const st_node *b, int lvl,
+                       uint32_t base) {
+  if (a == b) return 0;
+  if (lvl == 0)
+    return w->fn(w->user, base >> ST_BITS, a ? ((const st_leaf *)a)->val : NULL,
+                 b ? ((const st_leaf *)b)->val : NULL);
+  for (unsigned i = 0; i < ST_FAN; i++) {
+    const st_node *ka = a ? a->kid[i] : NULL, *kb = b ? b->kid[i] : NULL;
+    int r = ka || kb ? walk_leaves(w, ka, kb, lvl - 1, base + (i << (ST_BITS * lvl))) : 0;
+    if (r) return r;
+  }
+  return 0;
+}
+
+int st_walk_leaves(tc_eng *e, const st_store *a, const st_store *b, st_leaf_fn fn, void *user) {
+  leaf_walk w = {fn, user};
+  uint8_t depth = a->depth > b->depth ? a->depth : b->depth;
+  if (!depth) return 0;
+  st_lift(e, (st_store *)a, depth); /* as st_walk_pairs: the contents stay */
+  st_lift(e, (st_store *)b, depth);
+  return walk_leaves(&w, a->root, b->root, depth - 1, 0);
+}
+
 uint64_t st_content_hash(const st_store *s, int tags_only) {
   if (!s->root) return 0;
   return tags_only ? s->root->thash : s->root->hash;
