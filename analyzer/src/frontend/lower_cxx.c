@@ -205,6 +205,23 @@ static int is_identity_cast(lw_unit *u, tc_sym name) {
          strcmp(s, "std::as_const") == 0;
 }
 
+/* std::swap(a, b) of two places: t := a; a := b; b := t, a copy of each value (a tensor handle
+   member swapped by a move assignment keeps its tag). 0 (nothing emitted) when an argument is
+   no place, or an array (whose swap is element-wise). */
+static int swap_places(lw_fn *fn, CXCursor e) {
+  lw_place a, b;
+  CXCursor ea = clang_Cursor_getArgument(e, 0), eb = clang_Cursor_getArgument(e, 1);
+  if (!lw_place_of(fn, ea, &a) || !lw_place_of(fn, eb, &b) || lw_type_is_array(a.type) ||
+      lw_type_is_array(b.type))
+    return 0;
+  tc_srcloc at = lw_loc(fn->u, e);
+  lw_place t = {lw_temp(fn), a.type};
+  lw_assign(fn, &t.path, t.type, lw_opnd_path(&a.path, lw_type(fn->u, a.type)), at);
+  lw_assign(fn, &a.path, a.type, lw_opnd_path(&b.path, lw_type(fn->u, b.type)), at);
+  lw_assign(fn, &b.path, b.type, lw_opnd_path(&t.path, lw_type(fn->u, t.type)), at);
+  return 1;
+}
+
 /* The expression of parameter i's default argument in callee, or a null cursor. */
 static CXCursor default_argument(CXCursor callee, int i) {
   CXCursor p = clang_Cursor_getArgument(callee, (unsigned)i);
@@ -421,6 +438,11 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
     } else {
       *result = lw_expr(fn, a, mode);
     }
+    return 1;
+  }
+  if (k == CXCursor_FunctionDecl && n_call == 2 && callee_named(u, ref, "std::swap") &&
+      swap_places(fn, e)) {
+    *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
     return 1;
   }
   lw_note_callee(u, ref);
