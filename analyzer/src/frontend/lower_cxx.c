@@ -344,6 +344,38 @@ static int params_or_result_are_references(CXCursor callee) {
   return 0;
 }
 
+/* 1 when type t is a std::function. */
+static int is_std_function(lw_unit *u, CXType t) {
+  CXType c = clang_getCanonicalType(clang_getNonReferenceType(t));
+  return c.kind == CXType_Record && callee_named(u, clang_getTypeDeclaration(c), "std::function");
+}
+
+/* A std::function *dst made (or assigned) from the lambda or functor `callable`: it holds a copy
+   of the callable, field @callable, and calls its operator(), field @call — whichever way it
+   is made: converting constructor, aggregate or member initializer, operator=. 0 (nothing
+   emitted) when dst is no std::function or the callable has no plain operator(). */
+int lw_function_from_callable(lw_fn *fn, CXCursor callable, const lw_place *dst) {
+  lw_unit *u = fn->u;
+  if (!is_std_function(u, dst->type)) return 0;
+  CXCursor op = plain_call_operator(clang_getCursorType(callable));
+  if (clang_Cursor_isNull(op)) return 0;
+  lw_place held;
+  held.path = lw_path_extend(fn, &dst->path, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                       .field = tc_intern(u->prog, "@callable")});
+  held.type = clang_getNonReferenceType(clang_getCursorType(callable));
+  lw_expr_into(fn, callable, &held);
+  lw_note_callee(u, op);
+  tc_insn *in = lw_emit(fn, TC_I_ASSIGN, lw_loc(u, callable));
+  in->has_dst = 1;
+  in->dst = lw_path_extend(fn, &dst->path, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                     .field = tc_intern(u->prog, "@call")});
+  in->dst_type = pointer_to(u, lw_type(u, clang_getCursorType(op)));
+  in->a.kind = TC_OPND_FUNC;
+  in->a.sym = lw_decl_usr(u, op);
+  in->a.type = in->dst_type;
+  return 1;
+}
+
 static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *dst,
                          lw_mode mode) {
   lw_unit *u = fn->u;
@@ -370,27 +402,9 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
     obj.path = lw_temp(fn);
     obj.type = clang_getCursorType(e);
   }
-  CXCursor op = n_call == 1 && callee_named(u, ctor, "std::function::function")
-                    ? plain_call_operator(clang_getCursorType(clang_Cursor_getArgument(e, 0)))
-                    : clang_getNullCursor();
-  if (!clang_Cursor_isNull(op)) { /* std::function made from a lambda or functor: it holds a
-                                     copy of the callable and calls its operator() */
-    lw_place held;
-    held.path = lw_path_extend(fn, &obj.path, (tc_elem){.kind = TC_ELEM_FIELD,
-                                                        .field = tc_intern(u->prog, "@callable")});
-    held.type = clang_getCursorType(clang_Cursor_getArgument(e, 0));
-    lw_expr_into(fn, clang_Cursor_getArgument(e, 0), &held);
-    lw_note_callee(u, op);
-    tc_insn *in = lw_emit(fn, TC_I_ASSIGN, lw_loc(u, e));
-    in->has_dst = 1;
-    in->dst = lw_path_extend(fn, &obj.path, (tc_elem){.kind = TC_ELEM_FIELD,
-                                                      .field = tc_intern(u->prog, "@call")});
-    in->dst_type = pointer_to(u, lw_type(u, clang_getCursorType(op)));
-    in->a.kind = TC_OPND_FUNC;
-    in->a.sym = lw_decl_usr(u, op);
-    in->a.type = in->dst_type;
+  if (n_call == 1 && callee_named(u, ctor, "std::function::function") &&
+      lw_function_from_callable(fn, clang_Cursor_getArgument(e, 0), &obj))
     return lw_opnd_path(&obj.path, lw_type(u, obj.type));
-  }
   if (defaulted && n_call == 0) { /* = default / implicit: the in-class initializers, whose
                                      `this` is the object made here */
     const lw_place *saved = fn->self;
@@ -468,6 +482,13 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
           lw_expr(fn, clang_Cursor_getArgument(e, 1), LW_EFFECT);
           *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
         }
+        return 1;
+      }
+      lw_place fp;
+      if (n_call == 2 && callee_named(u, ref, "std::function::operator=") &&
+          lw_place_of(fn, a0, &fp) &&
+          lw_function_from_callable(fn, clang_Cursor_getArgument(e, 1), &fp)) {
+        *result = lw_opnd_path(&fp.path, lw_type(u, fp.type)); /* f = lambda */
         return 1;
       }
       obj = lw_addr_of(fn, a0);
