@@ -658,10 +658,12 @@ typedef struct ctor_pick {
 static enum CXChildVisitResult pick_ctor(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   ctor_pick *p = d;
-  if (clang_getCursorKind(c) != CXCursor_Constructor ||
-      clang_Cursor_getNumArguments(c) != p->arity || clang_CXXConstructor_isCopyConstructor(c) ||
+  int n = clang_getCursorKind(c) == CXCursor_Constructor ? clang_Cursor_getNumArguments(c) : -1;
+  if (n < p->arity || clang_CXXConstructor_isCopyConstructor(c) ||
       clang_CXXConstructor_isMoveConstructor(c))
     return CXChildVisit_Continue;
+  for (int i = p->arity; i < n; i++) /* the parameters past the arguments have defaults */
+    if (clang_Cursor_isNull(default_argument(c, i))) return CXChildVisit_Continue;
   p->found = c;
   p->n_found++;
   return CXChildVisit_Continue;
@@ -681,8 +683,9 @@ static tc_opnd referent_of(lw_fn *fn, tc_opnd a, tc_type ty) {
 }
 
 /* std::make_unique<T>(args…): a unique_ptr holding a new T made from args — a copy of an
-   argument that is a T, else by T's one constructor taking that many arguments (the one the
-   call must resolve to; a non-template constructor, whose body is analyzed); with none or
+   argument that is a T, else by T's one constructor taking that many arguments, the rest left
+   to their defaults (the one the call must resolve to; a non-template constructor, whose body
+   is analyzed); with none or
    several, the new object's contents are unknown. 1 when modelled. */
 static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_t n_args,
                              const lw_place *dst, tc_opnd *result) {
@@ -711,11 +714,18 @@ static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_
     clang_visitChildren(clang_getTypeDeclaration(clang_getCanonicalType(t)), pick_ctor, &pick);
     if (pick.n_found == 1) {
       lw_note_callee(u, pick.found);
-      tc_opnd *cargs = lw_alloc(u, (n_args + 1) * sizeof *cargs);
+      uint32_t n_par = (uint32_t)clang_Cursor_getNumArguments(pick.found);
+      tc_opnd *cargs = lw_alloc(u, (n_par + 1) * sizeof *cargs);
       if (!cargs) return 0;
       cargs[0] = lw_opnd_path(&p, pty);
-      for (uint32_t i = 0; i < n_args; i++) {
+      for (uint32_t i = 0; i < n_par; i++) {
         CXType pt = clang_getCursorType(clang_Cursor_getArgument(pick.found, i));
+        if (i >= n_args) { /* left to the parameter's default */
+          CXCursor d = default_argument(pick.found, (int)i);
+          cargs[i + 1] = lw_type_is_reference(pt) ? lw_addr_of(fn, d) : lw_expr(fn, d, LW_VALUE);
+          if (cargs[i + 1].kind == TC_OPND_NONE) cargs[i + 1] = lw_opnd_unknown(lw_type(u, pt));
+          continue;
+        }
         cargs[i + 1] = lw_type_is_reference(pt)
                            ? args[i]
                            : referent_of(fn, args[i], lw_type(u, pt));
@@ -723,7 +733,7 @@ static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_
       tc_insn *c = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
       c->callee.name = lw_callee_name(u, pick.found);
       c->callee.usr = lw_decl_usr(u, pick.found);
-      c->n_args = n_args + 1;
+      c->n_args = n_par + 1;
       c->args = cargs;
     }
   }
