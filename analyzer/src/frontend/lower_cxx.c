@@ -61,6 +61,8 @@ static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_
                              const lw_place *dst, tc_opnd *result);
 static int std_array_model(lw_fn *fn, CXCursor e, CXCursor callee, const tc_opnd *args,
                            uint32_t n_args, const lw_place *dst, tc_opnd *result);
+static int emplace_model(lw_fn *fn, CXCursor e, CXCursor callee, const tc_opnd *args,
+                         uint32_t n_args, const lw_place *dst, lw_mode mode, tc_opnd *result);
 
 tc_opnd lw_this(lw_fn *fn) {
   if (fn->self) return addr_of_place(fn->self, pointer_to(fn->u, lw_type(fn->u, fn->self->type)));
@@ -508,6 +510,8 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
                        n_args, dst, result))
     return 1;
   if (is_method && has_obj && std_array_model(fn, e, ref, args, n_args, dst, result)) return 1;
+  if (is_method && has_obj && !first && emplace_model(fn, e, ref, args, n_args, dst, mode, result))
+    return 1;
   if (is_method && has_obj && callee_named(u, ref, "std::function::operator()")) {
     *result = call_held_callable(fn, e, obj, args, n_args, dst);
     return 1;
@@ -682,42 +686,34 @@ static tc_opnd referent_of(lw_fn *fn, tc_opnd a, tc_type ty) {
   return a;
 }
 
-/* std::make_unique<T>(args…): a unique_ptr holding a new T made from args — a copy of an
+/* Object *obj (of a class type; self its address) made from call e's arguments args (their
+   addresses: forwarding references) the way std::make_unique and emplace make it: a copy of an
    argument that is a T, else by T's one constructor taking that many arguments, the rest left
    to their defaults (the one the call must resolve to; a non-template constructor, whose body
-   is analyzed); with none or
-   several, the new object's contents are unknown. 1 when modelled. */
-static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_t n_args,
-                             const lw_place *dst, tc_opnd *result) {
+   is analyzed); with none or several, its contents stay as they were and *made is 0. 0 on no
+   memory. */
+static int construct_from_args(lw_fn *fn, CXCursor e, const lw_place *obj, tc_opnd self,
+                               const tc_opnd *args, uint32_t n_args, int *made) {
   lw_unit *u = fn->u;
-  CXType rt = clang_getCursorType(e);
-  CXType t = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(rt), 0);
-  if (t.kind == CXType_Invalid || clang_getCanonicalType(t).kind != CXType_Record) return 0;
-  tc_type ty = lw_type(u, t), pty = pointer_to(u, ty);
-  tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e)); /* the storage, as for a new-expression */
-  in->callee.name = tc_intern(u->prog, "operator new");
-  in->has_dst = 1;
-  in->dst = lw_temp(fn);
-  in->dst_type = pty;
-  tc_path p = in->dst;
-  lw_place obj;
-  obj.path = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_DEREF});
-  obj.type = t;
+  *made = 1;
+  CXType t = obj->type;
+  tc_type ty = lw_type(u, t);
   CXType a0 = n_args == 1 ? clang_getNonReferenceType(
                                 clang_getCursorType(clang_Cursor_getArgument(e, 0)))
                           : (CXType){0};
   if (n_args == 1 && clang_equalTypes(clang_getCanonicalType(clang_getUnqualifiedType(a0)),
                                       clang_getCanonicalType(t))) {
-    lw_assign(fn, &obj.path, t, referent_of(fn, args[0], ty), lw_loc(u, e));
+    lw_assign(fn, &obj->path, t, referent_of(fn, args[0], ty), lw_loc(u, e));
   } else {
     ctor_pick pick = {(int)n_args, clang_getNullCursor(), 0};
     clang_visitChildren(clang_getTypeDeclaration(clang_getCanonicalType(t)), pick_ctor, &pick);
+    *made = pick.n_found == 1;
     if (pick.n_found == 1) {
       lw_note_callee(u, pick.found);
       uint32_t n_par = (uint32_t)clang_Cursor_getNumArguments(pick.found);
       tc_opnd *cargs = lw_alloc(u, (n_par + 1) * sizeof *cargs);
       if (!cargs) return 0;
-      cargs[0] = lw_opnd_path(&p, pty);
+      cargs[0] = self;
       for (uint32_t i = 0; i < n_par; i++) {
         CXType pt = clang_getCursorType(clang_Cursor_getArgument(pick.found, i));
         if (i >= n_args) { /* left to the parameter's default */
@@ -737,6 +733,64 @@ static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_
       c->args = cargs;
     }
   }
+  return 1;
+}
+
+/* A standard container's member that constructs its new element in place from its arguments:
+   emplace_back, emplace_front, std::optional::emplace (the element type is the class's first
+   template argument). */
+static int emplaces_element(lw_unit *u, CXCursor callee) {
+  const char *name = tc_str(u->prog, lw_callee_name(u, callee));
+  const char *member = strrchr(name, ':');
+  if (strncmp(name, "std::", 5) != 0 || !member) return 0;
+  member++;
+  return strcmp(member, "emplace_back") == 0 || strcmp(member, "emplace_front") == 0 ||
+         strcmp(name, "std::optional::emplace") == 0;
+}
+
+/* c.emplace_back(args…) of a class element: the element made from args in a temporary
+   (construct_from_args), the call then given only its address — what the rules' store copies
+   into the elements. 1 when lowered so. */
+static int emplace_model(lw_fn *fn, CXCursor e, CXCursor callee, const tc_opnd *args,
+                         uint32_t n_args, const lw_place *dst, lw_mode mode, tc_opnd *result) {
+  lw_unit *u = fn->u;
+  if (n_args < 1 || !emplaces_element(u, callee)) return 0;
+  CXType owner = clang_getCanonicalType(clang_getCursorType(clang_getCursorSemanticParent(callee)));
+  CXType t = clang_Type_getTemplateArgumentAsType(owner, 0);
+  if (t.kind == CXType_Invalid || clang_getCanonicalType(t).kind != CXType_Record) return 0;
+  lw_place tmp = {lw_temp(fn), t};
+  tc_opnd self = addr_of_place(&tmp, pointer_to(u, lw_type(u, t)));
+  int made;
+  if (!construct_from_args(fn, e, &tmp, self, args + 1, n_args - 1, &made) || !made) return 0;
+  lw_store_overriders(fn, &tmp, e);
+  tc_opnd *cargs = lw_alloc(u, 2 * sizeof *cargs);
+  if (!cargs) return 0;
+  cargs[0] = args[0];
+  cargs[1] = self;
+  *result = emit_call(fn, e, callee, cargs, 2, dst, mode);
+  return 1;
+}
+
+/* std::make_unique<T>(args…): a unique_ptr holding a new T made from args (construct_from_args;
+   what it cannot make is unknown, as new storage is). 1 when modelled. */
+static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_t n_args,
+                             const lw_place *dst, tc_opnd *result) {
+  lw_unit *u = fn->u;
+  CXType rt = clang_getCursorType(e);
+  CXType t = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(rt), 0);
+  if (t.kind == CXType_Invalid || clang_getCanonicalType(t).kind != CXType_Record) return 0;
+  tc_type ty = lw_type(u, t), pty = pointer_to(u, ty);
+  tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e)); /* the storage, as for a new-expression */
+  in->callee.name = tc_intern(u->prog, "operator new");
+  in->has_dst = 1;
+  in->dst = lw_temp(fn);
+  in->dst_type = pty;
+  tc_path p = in->dst;
+  lw_place obj;
+  obj.path = lw_path_extend(fn, &p, (tc_elem){.kind = TC_ELEM_DEREF});
+  obj.type = t;
+  int made;
+  if (!construct_from_args(fn, e, &obj, lw_opnd_path(&p, pty), args, n_args, &made)) return 0;
   lw_store_overriders(fn, &obj, e);
   lw_place up;
   if (dst) {
