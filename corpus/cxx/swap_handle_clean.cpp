@@ -1,8 +1,9 @@
 // corpus/cxx/swap_handle_clean.cpp — an owning target handle whose move assignment is written
-// with std::swap (the moved-from handle takes the old tensor and frees it), and a std::swap of
-// two handles in a pair of buffers. The first target (integer class ids, never given to the
-// loss) is replaced by float targets before the loss: swap keeps each tensor with its tag.
-// Clean.
+// with std::swap (the moved-from handle takes the old tensor and frees it), a std::swap of two
+// handles and a std::iter_swap of two array slots. The first target (integer class ids, never
+// given to the loss) is replaced by float targets before the loss; the swaps leave the CPU
+// buffer in the slot the loss reads: each swap keeps each tensor with its tag. Clean.
+#include <algorithm>
 #include <cstdio>
 #include <utility>
 
@@ -36,7 +37,9 @@ int main() {
   dt_tensor *front = dt_zeros(dt_sim(0), DT_FLOAT, 2, kShape);
   dt_tensor *back = dt_zeros(dt_cpu(), DT_FLOAT, 2, kShape);
   std::swap(front, back); // front is now the cpu one
-  dt_tensor *loss = dt_mse_loss(front, y.get());
+  dt_tensor *pair[2] = {back, front};
+  std::iter_swap(&pair[0], &pair[1]); // pair[0] is the cpu one again
+  dt_tensor *loss = dt_mse_loss(pair[0], y.get());
   std::printf("%lld\n", (long long)dt_numel(loss));
   dt_free(loss);
   dt_free(front);

@@ -207,6 +207,8 @@ static int is_identity_cast(lw_unit *u, tc_sym name) {
          strcmp(s, "std::as_const") == 0;
 }
 
+static int swap_values(lw_fn *fn, CXCursor e, const lw_place *pa, const lw_place *pb);
+
 /* std::swap(a, b) of two places: t := a; a := b; b := t, a copy of each value (a tensor handle
    member swapped by a move assignment keeps its tag). 0 (nothing emitted) when an argument is
    no place, or an array (whose swap is element-wise). */
@@ -216,6 +218,37 @@ static int swap_places(lw_fn *fn, CXCursor e) {
   if (!lw_place_of(fn, ea, &a) || !lw_place_of(fn, eb, &b) || lw_type_is_array(a.type) ||
       lw_type_is_array(b.type))
     return 0;
+  return swap_values(fn, e, &a, &b);
+}
+
+/* The place pointer operand p points to: *p, or x for &x. 0 when p is no place's address. */
+static int pointee_place(lw_fn *fn, tc_opnd p, tc_path *out) {
+  if (p.kind == TC_OPND_ADDR) {
+    *out = p.path;
+    return 1;
+  }
+  if (p.kind != TC_OPND_PATH) return 0;
+  *out = lw_path_extend(fn, &p.path, (tc_elem){.kind = TC_ELEM_DEREF});
+  return 1;
+}
+
+/* std::iter_swap(p, q) of two raw pointers: swaps *p and *q (iterators of a container address
+   its one element summary, which a swap leaves as it is: left to the rules). 0 when not. */
+static int iter_swap_pointees(lw_fn *fn, CXCursor e) {
+  CXCursor ea = clang_Cursor_getArgument(e, 0), eb = clang_Cursor_getArgument(e, 1);
+  CXType ta = clang_getCanonicalType(clang_getCursorType(ea));
+  CXType tb = clang_getCanonicalType(clang_getCursorType(eb));
+  if (ta.kind != CXType_Pointer || tb.kind != CXType_Pointer) return 0;
+  lw_place a = {{0}, clang_getPointeeType(ta)}, b = {{0}, clang_getPointeeType(tb)};
+  if (!pointee_place(fn, lw_expr(fn, ea, LW_VALUE), &a.path) ||
+      !pointee_place(fn, lw_expr(fn, eb, LW_VALUE), &b.path))
+    return 0;
+  return swap_values(fn, e, &a, &b);
+}
+
+/* t := *a; *a := *b; *b := t (places a and b). */
+static int swap_values(lw_fn *fn, CXCursor e, const lw_place *pa, const lw_place *pb) {
+  lw_place a = *pa, b = *pb;
   tc_srcloc at = lw_loc(fn->u, e);
   lw_place t = {lw_temp(fn), a.type};
   lw_assign(fn, &t.path, t.type, lw_opnd_path(&a.path, lw_type(fn->u, a.type)), at);
@@ -442,8 +475,10 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
     *result = construct(fn, e, ref, dst, mode);
     return 1;
   }
-  if (!is_member_kind(k) && !(k == CXCursor_FunctionDecl && (params_or_result_are_references(ref) ||
-                                                               callee_named(u, ref, "std::make_unique"))))
+  if (!is_member_kind(k) &&
+      !(k == CXCursor_FunctionDecl &&
+        (params_or_result_are_references(ref) || callee_named(u, ref, "std::make_unique") ||
+         callee_named(u, ref, "std::iter_swap"))))
     return 0;
   int n_call = clang_Cursor_getNumArguments(e), n_par = clang_Cursor_getNumArguments(ref);
   if (k == CXCursor_FunctionDecl && n_call == 1 && is_identity_cast(u, lw_callee_name(u, ref))) {
@@ -456,8 +491,9 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
     }
     return 1;
   }
-  if (k == CXCursor_FunctionDecl && n_call == 2 && callee_named(u, ref, "std::swap") &&
-      swap_places(fn, e)) {
+  if (k == CXCursor_FunctionDecl && n_call == 2 &&
+      ((callee_named(u, ref, "std::swap") && swap_places(fn, e)) ||
+       (callee_named(u, ref, "std::iter_swap") && iter_swap_pointees(fn, e)))) {
     *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
     return 1;
   }
