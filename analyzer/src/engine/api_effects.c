@@ -496,6 +496,33 @@ static void effect_store(call_ctx *c, const tc_effect *ef) {
   }
 }
 
+/* New elements of the container ef->arg points to, value-initialized (zero, NULL: a later store
+   defines them) or copied from the object ef->arg2 points to when the call has that argument
+   as its last (one not known makes them unknown); they join the elements it already holds. */
+static void effect_value_initialize(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  int elem, from_elem;
+  uint32_t obj = api_memory_target(c, ef->arg, &elem);
+  uint32_t dst = obj ? api_container_elements(e, obj, "") : 0;
+  if (!dst) {
+    havoc_arg(c, ef->arg);
+    return;
+  }
+  if (ef->arg2 < 0 || !api_arg_of(c, ef->arg2)) {
+    aval zero = av_make(AV_INT, 0);
+    mem_write(e, c->s, dst, &zero, 1);
+    return;
+  }
+  int last = (uint32_t)(ef->arg2 + c->fn->leading_args) + 1 == c->in->n_args;
+  uint32_t src = last ? api_memory_target(c, ef->arg2, &from_elem) : 0;
+  if (src) {
+    mem_copy_subtree(e, c->s, dst, src, 1, NULL);
+  } else {
+    aval top = av_top();
+    mem_write(e, c->s, dst, &top, 1);
+  }
+}
+
 /* Applies the call's effects in order: effect_<name> above (rules.def). */
 void api_apply_effects(call_ctx *c) {
   /* a result that reads memory the effects write (load_arg) reads it first */

@@ -207,6 +207,56 @@ static int is_identity_cast(lw_unit *u, tc_sym name) {
          strcmp(s, "std::as_const") == 0;
 }
 
+static int swap_values(lw_fn *fn, CXCursor e, const lw_place *pa, const lw_place *pb);
+
+/* std::swap(a, b) of two places: t := a; a := b; b := t, a copy of each value (a tensor handle
+   member swapped by a move assignment keeps its tag). 0 (nothing emitted) when an argument is
+   no place, or an array (whose swap is element-wise). */
+static int swap_places(lw_fn *fn, CXCursor e) {
+  lw_place a, b;
+  CXCursor ea = clang_Cursor_getArgument(e, 0), eb = clang_Cursor_getArgument(e, 1);
+  if (!lw_place_of(fn, ea, &a) || !lw_place_of(fn, eb, &b) || lw_type_is_array(a.type) ||
+      lw_type_is_array(b.type))
+    return 0;
+  return swap_values(fn, e, &a, &b);
+}
+
+/* The place pointer operand p points to: *p, or x for &x. 0 when p is no place's address. */
+static int pointee_place(lw_fn *fn, tc_opnd p, tc_path *out) {
+  if (p.kind == TC_OPND_ADDR) {
+    *out = p.path;
+    return 1;
+  }
+  if (p.kind != TC_OPND_PATH) return 0;
+  *out = lw_path_extend(fn, &p.path, (tc_elem){.kind = TC_ELEM_DEREF});
+  return 1;
+}
+
+/* std::iter_swap(p, q) of two raw pointers: swaps *p and *q (iterators of a container address
+   its one element summary, which a swap leaves as it is: left to the rules). 0 when not. */
+static int iter_swap_pointees(lw_fn *fn, CXCursor e) {
+  CXCursor ea = clang_Cursor_getArgument(e, 0), eb = clang_Cursor_getArgument(e, 1);
+  CXType ta = clang_getCanonicalType(clang_getCursorType(ea));
+  CXType tb = clang_getCanonicalType(clang_getCursorType(eb));
+  if (ta.kind != CXType_Pointer || tb.kind != CXType_Pointer) return 0;
+  lw_place a = {{0}, clang_getPointeeType(ta)}, b = {{0}, clang_getPointeeType(tb)};
+  if (!pointee_place(fn, lw_expr(fn, ea, LW_VALUE), &a.path) ||
+      !pointee_place(fn, lw_expr(fn, eb, LW_VALUE), &b.path))
+    return 0;
+  return swap_values(fn, e, &a, &b);
+}
+
+/* t := *a; *a := *b; *b := t (places a and b). */
+static int swap_values(lw_fn *fn, CXCursor e, const lw_place *pa, const lw_place *pb) {
+  lw_place a = *pa, b = *pb;
+  tc_srcloc at = lw_loc(fn->u, e);
+  lw_place t = {lw_temp(fn), a.type};
+  lw_assign(fn, &t.path, t.type, lw_opnd_path(&a.path, lw_type(fn->u, a.type)), at);
+  lw_assign(fn, &a.path, a.type, lw_opnd_path(&b.path, lw_type(fn->u, b.type)), at);
+  lw_assign(fn, &b.path, b.type, lw_opnd_path(&t.path, lw_type(fn->u, t.type)), at);
+  return 1;
+}
+
 /* The expression of parameter i's default argument in callee, or a null cursor. */
 static CXCursor default_argument(CXCursor callee, int i) {
   CXCursor p = clang_Cursor_getArgument(callee, (unsigned)i);
@@ -329,6 +379,38 @@ static int params_or_result_are_references(CXCursor callee) {
   return 0;
 }
 
+/* 1 when type t is a std::function. */
+static int is_std_function(lw_unit *u, CXType t) {
+  CXType c = clang_getCanonicalType(clang_getNonReferenceType(t));
+  return c.kind == CXType_Record && callee_named(u, clang_getTypeDeclaration(c), "std::function");
+}
+
+/* A std::function *dst made (or assigned) from the lambda or functor `callable`: it holds a copy
+   of the callable, field @callable, and calls its operator(), field @call — whichever way it
+   is made: converting constructor, aggregate or member initializer, operator=. 0 (nothing
+   emitted) when dst is no std::function or the callable has no plain operator(). */
+int lw_function_from_callable(lw_fn *fn, CXCursor callable, const lw_place *dst) {
+  lw_unit *u = fn->u;
+  if (!is_std_function(u, dst->type)) return 0;
+  CXCursor op = plain_call_operator(clang_getCursorType(callable));
+  if (clang_Cursor_isNull(op)) return 0;
+  lw_place held;
+  held.path = lw_path_extend(fn, &dst->path, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                       .field = tc_intern(u->prog, "@callable")});
+  held.type = clang_getNonReferenceType(clang_getCursorType(callable));
+  lw_expr_into(fn, callable, &held);
+  lw_note_callee(u, op);
+  tc_insn *in = lw_emit(fn, TC_I_ASSIGN, lw_loc(u, callable));
+  in->has_dst = 1;
+  in->dst = lw_path_extend(fn, &dst->path, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                     .field = tc_intern(u->prog, "@call")});
+  in->dst_type = pointer_to(u, lw_type(u, clang_getCursorType(op)));
+  in->a.kind = TC_OPND_FUNC;
+  in->a.sym = lw_decl_usr(u, op);
+  in->a.type = in->dst_type;
+  return 1;
+}
+
 static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *dst,
                          lw_mode mode) {
   lw_unit *u = fn->u;
@@ -355,27 +437,9 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
     obj.path = lw_temp(fn);
     obj.type = clang_getCursorType(e);
   }
-  CXCursor op = n_call == 1 && callee_named(u, ctor, "std::function::function")
-                    ? plain_call_operator(clang_getCursorType(clang_Cursor_getArgument(e, 0)))
-                    : clang_getNullCursor();
-  if (!clang_Cursor_isNull(op)) { /* std::function made from a lambda or functor: it holds a
-                                     copy of the callable and calls its operator() */
-    lw_place held;
-    held.path = lw_path_extend(fn, &obj.path, (tc_elem){.kind = TC_ELEM_FIELD,
-                                                        .field = tc_intern(u->prog, "@callable")});
-    held.type = clang_getCursorType(clang_Cursor_getArgument(e, 0));
-    lw_expr_into(fn, clang_Cursor_getArgument(e, 0), &held);
-    lw_note_callee(u, op);
-    tc_insn *in = lw_emit(fn, TC_I_ASSIGN, lw_loc(u, e));
-    in->has_dst = 1;
-    in->dst = lw_path_extend(fn, &obj.path, (tc_elem){.kind = TC_ELEM_FIELD,
-                                                      .field = tc_intern(u->prog, "@call")});
-    in->dst_type = pointer_to(u, lw_type(u, clang_getCursorType(op)));
-    in->a.kind = TC_OPND_FUNC;
-    in->a.sym = lw_decl_usr(u, op);
-    in->a.type = in->dst_type;
+  if (n_call == 1 && callee_named(u, ctor, "std::function::function") &&
+      lw_function_from_callable(fn, clang_Cursor_getArgument(e, 0), &obj))
     return lw_opnd_path(&obj.path, lw_type(u, obj.type));
-  }
   if (defaulted && n_call == 0) { /* = default / implicit: the in-class initializers, whose
                                      `this` is the object made here */
     const lw_place *saved = fn->self;
@@ -413,7 +477,8 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
   }
   if (!is_member_kind(k) && !(k == CXCursor_FunctionDecl && (params_or_result_are_references(ref) ||
                                                                callee_named(u, ref, "std::make_unique") ||
-                                                               callee_named(u, ref, "std::make_shared"))))
+                                                               callee_named(u, ref, "std::make_shared") ||
+                                                               callee_named(u, ref, "std::iter_swap"))))
     return 0;
   int n_call = clang_Cursor_getNumArguments(e), n_par = clang_Cursor_getNumArguments(ref);
   if (k == CXCursor_FunctionDecl && n_call == 1 && is_identity_cast(u, lw_callee_name(u, ref))) {
@@ -424,6 +489,12 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
     } else {
       *result = lw_expr(fn, a, mode);
     }
+    return 1;
+  }
+  if (k == CXCursor_FunctionDecl && n_call == 2 &&
+      ((callee_named(u, ref, "std::swap") && swap_places(fn, e)) ||
+       (callee_named(u, ref, "std::iter_swap") && iter_swap_pointees(fn, e)))) {
+    *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
     return 1;
   }
   lw_note_callee(u, ref);
@@ -449,6 +520,13 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
           lw_expr(fn, clang_Cursor_getArgument(e, 1), LW_EFFECT);
           *result = lw_opnd_unknown(lw_type(u, clang_getCursorType(e)));
         }
+        return 1;
+      }
+      lw_place fp;
+      if (n_call == 2 && callee_named(u, ref, "std::function::operator=") &&
+          lw_place_of(fn, a0, &fp) &&
+          lw_function_from_callable(fn, clang_Cursor_getArgument(e, 1), &fp)) {
+        *result = lw_opnd_path(&fp.path, lw_type(u, fp.type)); /* f = lambda */
         return 1;
       }
       obj = lw_addr_of(fn, a0);
@@ -762,7 +840,7 @@ static void emplace_value(lw_fn *fn, CXCursor e, CXCursor callee, tc_opnd **args
   lw_unit *u = fn->u;
   static const char *const emplacers[] = {"std::vector::emplace_back", "std::deque::emplace_back",
                                           "std::deque::emplace_front", "std::list::emplace_back",
-                                          "std::list::emplace_front"};
+                                          "std::list::emplace_front", "std::optional::emplace"};
   int known = 0;
   for (size_t i = 0; i < sizeof emplacers / sizeof *emplacers; i++)
     known |= callee_named(u, callee, emplacers[i]);

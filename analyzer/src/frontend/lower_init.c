@@ -150,6 +150,11 @@ static void init_member(lw_fn *fn, init_stack *st, CXCursor v) {
       return;
     }
     if (lw_type_is_record(m.type) && !lw_same_record(m.type, vt) &&
+        lw_function_from_callable(fn, v, &m)) { /* a std::function member from a lambda */
+      advance(top);
+      return;
+    }
+    if (lw_type_is_record(m.type) && !lw_same_record(m.type, vt) &&
         lw_is_class_with_constructors(m.type)) { /* constructed from v: not followed */
       lw_expr(fn, v, LW_EFFECT);
       lw_assign(fn, &m.path, m.type, lw_opnd_unknown(lw_type(fn->u, m.type)), lw_loc(fn->u, v));

@@ -338,6 +338,8 @@ void lw_store_overriders(lw_fn *fn, const lw_place *obj, CXCursor at);
 int lw_is_class_with_constructors(CXType t);
 /* Binds reference variable place dst (its own slot, not the referent) to init. */
 void lw_bind_reference(lw_fn *fn, const lw_place *dst, CXCursor init);
+/* a std::function *dst made or assigned from a lambda or functor (lower_cxx.c); 0 when not one */
+int lw_function_from_callable(lw_fn *fn, CXCursor callable, const lw_place *dst);
 /* N when t is std::array<T, N> (*elem = T, *field = its one field, the C array T[N] that
    holds the elements); -1 otherwise. */
 long long lw_std_array_size(lw_unit *u, CXType t, CXType *elem, tc_sym *field);
