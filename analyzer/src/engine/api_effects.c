@@ -474,18 +474,11 @@ static void effect_fill(call_ctx *c, const tc_effect *ef) {
 /* *ef->arg and what it reaches become unknown */
 static void effect_writes(call_ctx *c, const tc_effect *ef) { havoc_arg(c, ef->arg); }
 
-/* The object ef->arg2 points to joins the elements of the container ef->arg points to (their
-   field ef->field when set). The value must be the call's last argument; an element made from
-   several (an emplace constructing it), or one not known, makes the elements unknown. */
-static void effect_store(call_ctx *c, const tc_effect *ef) {
+/* The object argument ef->arg2 points to joins the elements at dst, when it is the call's last
+   argument and known; otherwise the elements become unknown. */
+static void join_last_arg_into(call_ctx *c, const tc_effect *ef, uint32_t dst) {
   tc_eng *e = c->f->e;
-  int elem, from_elem;
-  uint32_t obj = api_memory_target(c, ef->arg, &elem);
-  uint32_t dst = obj ? api_container_elements(e, obj, ef->field) : 0;
-  if (!dst) {
-    havoc_arg(c, ef->arg);
-    return;
-  }
+  int from_elem;
   int last = (uint32_t)(ef->arg2 + c->fn->leading_args) + 1 == c->in->n_args;
   uint32_t src = last ? api_memory_target(c, ef->arg2, &from_elem) : 0;
   if (src) {
@@ -496,12 +489,27 @@ static void effect_store(call_ctx *c, const tc_effect *ef) {
   }
 }
 
+/* The object ef->arg2 points to joins the elements of the container ef->arg points to (their
+   field ef->field when set). The value must be the call's last argument; an element made from
+   several (an emplace constructing it), or one not known, makes the elements unknown. */
+static void effect_store(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  int elem;
+  uint32_t obj = api_memory_target(c, ef->arg, &elem);
+  uint32_t dst = obj ? api_container_elements(e, obj, ef->field) : 0;
+  if (!dst) {
+    havoc_arg(c, ef->arg);
+    return;
+  }
+  join_last_arg_into(c, ef, dst);
+}
+
 /* New elements of the container ef->arg points to, value-initialized (zero, NULL: a later store
    defines them) or copied from the object ef->arg2 points to when the call has that argument
    as its last (one not known makes them unknown); they join the elements it already holds. */
 static void effect_value_initialize(call_ctx *c, const tc_effect *ef) {
   tc_eng *e = c->f->e;
-  int elem, from_elem;
+  int elem;
   uint32_t obj = api_memory_target(c, ef->arg, &elem);
   uint32_t dst = obj ? api_container_elements(e, obj, "") : 0;
   if (!dst) {
@@ -513,14 +521,7 @@ static void effect_value_initialize(call_ctx *c, const tc_effect *ef) {
     mem_write(e, c->s, dst, &zero, 1);
     return;
   }
-  int last = (uint32_t)(ef->arg2 + c->fn->leading_args) + 1 == c->in->n_args;
-  uint32_t src = last ? api_memory_target(c, ef->arg2, &from_elem) : 0;
-  if (src) {
-    mem_copy_subtree(e, c->s, dst, src, 1, NULL);
-  } else {
-    aval top = av_top();
-    mem_write(e, c->s, dst, &top, 1);
-  }
+  join_last_arg_into(c, ef, dst);
 }
 
 /* Applies the call's effects in order: effect_<name> above (rules.def). */
