@@ -60,6 +60,7 @@ typedef struct chk_res {
 
 /* api_operands.c */
 const tc_backend_def *api_backend_def(const tc_eng *e, int32_t b); /* NULL when not known */
+aval api_kind_value(const tc_eng *e, const tc_tag *tag); /* the kind's enum value, or unknown */
 const tc_opnd *api_arg_of(const call_ctx *c, int i);               /* argument i, or NULL */
 uint32_t api_pseudo_field(tc_eng *e, uint32_t obj, uint32_t field);
 /* The elements of the container object obj (rules: "element_of_arg", "store"): a pseudo-field

@@ -49,6 +49,12 @@ void api_prepare(tc_eng *e) {
   e->f_data = e->rules->data_field ? field_id_of_name(e, e->rules->data_field) : 0;
   e->f_buffer = e->rules->buffer_field ? field_id_of_name(e, e->rules->buffer_field) : 0;
   e->f_view_src = e->rules->view_src_field ? field_id_of_name(e, e->rules->view_src_field) : 0;
+  e->f_kind = e->rules->kind_field ? field_id_of_name(e, e->rules->kind_field) : 0;
+}
+
+aval api_kind_value(const tc_eng *e, const tc_tag *tag) {
+  if (!TC_TAGF_KNOWN(tag->kind) || (size_t)tag->kind >= e->rules->n_kinds) return av_top();
+  return av_make(AV_INT, e->rules->kinds[tag->kind].value);
 }
 
 uint32_t api_pseudo_field(tc_eng *e, uint32_t obj, uint32_t field) {

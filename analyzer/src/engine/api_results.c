@@ -288,9 +288,7 @@ static void result_kind_of_arg(call_ctx *c) {
   const tc_result_spec *r = &c->fn->result;
   operand op;
   api_read_tensor(c, r->arg, &op);
-  aval v = av_top();
-  if (op.v.k == AV_TENSOR && TC_TAGF_KNOWN(op.tag.kind) && (size_t)op.tag.kind < e->rules->n_kinds)
-    v = av_make(AV_INT, e->rules->kinds[op.tag.kind].value);
+  aval v = op.v.k == AV_TENSOR ? api_kind_value(e, &op.tag) : av_top();
   api_write_value(c, &v);
 }
 

@@ -225,6 +225,7 @@ struct tc_rules {
      (NULL when the tensor is in no buffer); NULL when the API has none */
   char *data_field, *buffer_field;
   char *view_src_field; /* a tensor's view source: NULL or a tensor placed where it is */
+  char *kind_field;     /* a tensor's element type: the enum value of its kind */
   /* a pointer a call whose check fails returns is NULL (dt: the failed call returns NULL) */
   int failed_calls_return_null;
   char *rule_ids[TC_RULE_COUNT];
