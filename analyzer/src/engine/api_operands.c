@@ -285,6 +285,14 @@ void api_read_pointer(call_ctx *c, int argi, operand *op) {
 /* ------------------------------------------------------------------ results */
 
 /* The object a pointer argument designates, or 0 (unknown, or inside an array). */
+uint32_t api_struct_arg_field(call_ctx *c, int argi, const char *name) {
+  const tc_opnd *o = api_arg_of(c, argi);
+  targets t;
+  if (!name || !o || o->kind != TC_OPND_PATH || !mem_resolve(c->f, c->s, &o->path, &t) || t.n != 1)
+    return 0;
+  return loc_child(c->f->e, t.loc[0], LK_FIELD, field_id_of_name(c->f->e, name), 0);
+}
+
 uint32_t api_pointee_of(call_ctx *c, int argi) {
   const tc_opnd *o = api_arg_of(c, argi);
   if (!o) return 0;
