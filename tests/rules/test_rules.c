@@ -153,6 +153,11 @@ static void test_semantic_errors(void **state) {
       {"{\"f\": {\"effects\": [{\"record\": {\"object_arg\": 0}}]}}",
        "missing \"tensor_arg\""},
       {"{\"f\": {\"effects\": [{\"bind\": {\"context_arg\": 0}}]}}", "unknown effect"},
+      {"{\"f\": {\"effects\": [{\"new_context\": {\"arg\": 0, \"field\": \"ctx\", "
+       "\"placement_field\": \"no_alloc\", \"if_nonzero\": \"host\"}}]}}",
+       "\"if_zero\""},
+      {"{\"f\": {\"effects\": [{\"new_context\": {\"arg\": 0, \"placement\": \"host\"}}]}}",
+       "unknown key \"placement\""},
       /* graphs, lookups, devices chosen at run time */
       {"{\"f\": {\"effects\": [{\"bind_graph\": {\"device_of_arg\": 0}}]}}",
        "missing \"graph_arg\""},
@@ -329,6 +334,7 @@ static void test_ggml_rules(void **state) {
   if (!r) fail_msg("%s", err);
   assert_string_equal(r->data_field, "data");
   assert_string_equal(r->buffer_field, "buffer");
+  assert_string_equal(r->kind_field, "type");
   assert_string_equal(r->rule_ids[TC_RULE_HOST_ACCESS], "ggml-host-access");
   assert_string_equal(r->rule_ids[TC_RULE_BUFFER_NOT_SET], "ggml-buffer-not-set");
   const tc_api_fn *init = tc_rules_find(r, "ggml_init");
@@ -339,6 +345,15 @@ static void test_ggml_rules(void **state) {
   const tc_api_fn *alloc = tc_rules_find(r, "ggml_backend_alloc_ctx_tensors");
   assert_int_equal(alloc->n_effects, 1);
   assert_int_equal(alloc->effects[0].kind, TC_EFFECT_BIND_CONTEXT);
+  /* gguf_init_from_file(fname, params) stores a context through params.ctx */
+  const tc_api_fn *gguf = tc_rules_find(r, "gguf_init_from_file");
+  assert_int_equal(gguf->n_effects, 1);
+  assert_int_equal(gguf->effects[0].kind, TC_EFFECT_NEW_CONTEXT);
+  assert_int_equal(gguf->effects[0].arg, 1);
+  assert_string_equal(gguf->effects[0].field, "ctx");
+  assert_string_equal(gguf->effects[0].placement_field, "no_alloc");
+  assert_true(r->backends[gguf->effects[0].placement_nonzero].no_memory);
+  assert_true(r->backends[gguf->effects[0].placement_zero].host_memory);
   const tc_api_fn *set = tc_rules_find(r, "ggml_backend_tensor_set");
   assert_int_equal(set->n_checks, 2);
   assert_int_equal(set->checks[0].kind, TC_CHECK_BUFFER_SET);

@@ -165,11 +165,11 @@ static int forget_fixed_operand(call_ctx *c, const chk_res *res) {
   if (res->rule == TC_RULE_KIND_MISMATCH) return 1;
   const tc_backend_def *gb = api_backend_def(e, got->tag.backend);
   if (res->rule != TC_RULE_BUFFER_NOT_SET || !gb || !gb->no_memory) return 0;
-  aval poison = av_make(AV_POISON, 0);
   for (uint32_t id = 1; id < e->n_locs; id++) {
     const aval *v = st_get(&c->s->mem, id);
     if (!v || v->k != AV_TENSOR || v->loc != got->v.loc || v->i) continue;
     const tc_backend_def *b = api_backend_def(e, v->tag.backend);
+    aval poison = av_poison_over(v); /* a handle not NULL stays so (`if (w)` later) */
     if (b && b->no_memory) st_set(e, &c->s->mem, id, &poison);
   }
   return 0;
@@ -222,14 +222,16 @@ static void forget_touched_pointer(call_ctx *c, const aval *ptr) {
   tc_eng *e = c->f->e;
   const prov *was = api_handle_origin(ptr->prov);
   if (!was) return;
-  aval poison = av_make(AV_POISON, 0);
   for (uint32_t id = 1; id < e->n_locs; id++) {
     const aval *v = st_get(&c->s->mem, id);
-    if (v && v->k == AV_DATAPTR && api_handle_origin(v->prov) == was &&
-        ((ptr->i && v->i == ptr->i) || /* the same one of several */
-         (tc_tagf_equal(v->tag.backend, ptr->tag.backend) == TC_TRI_YES &&
-          tc_tagf_equal(v->tag.ordinal, ptr->tag.ordinal) != TC_TRI_NO)))
-      st_set(e, &c->s->mem, id, &poison);
+    if (!v || v->k != AV_DATAPTR || api_handle_origin(v->prov) != was) continue;
+    /* the same one of several (a tag set, whose joined tag decides nothing), or a copy with
+       the same backend whose ordinal does not differ */
+    int same = (ptr->i && v->i == ptr->i) ||
+               (tc_tagf_equal(v->tag.backend, ptr->tag.backend) == TC_TRI_YES &&
+                tc_tagf_equal(v->tag.ordinal, ptr->tag.ordinal) != TC_TRI_NO);
+    aval poison = av_poison_over(v);
+    if (same) st_set(e, &c->s->mem, id, &poison);
   }
 }
 
@@ -260,7 +262,7 @@ void api_host_access(frame *f, astate *s, const aval *ptr, tc_sym spelling) {
 
 uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *handle) {
   tc_eng *e = f->e;
-  if (!e->f_data && !e->f_buffer && !e->f_view_src) return 0;
+  if (!e->f_data && !e->f_buffer && !e->f_view_src && !e->f_kind) return 0;
   uint32_t obj = loc_root(e, LK_EXT, holder, 1, f->fi->idx);
   if (!obj) return 0;
   if (e->f_data) {
@@ -286,6 +288,10 @@ uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *han
     aval vs = *handle;
     vs.tag.kind = TC_TAGF_UNKNOWN;
     mem_write(e, s, loc_child(e, obj, LK_FIELD, e->f_view_src, 0), &vs, 0);
+  }
+  if (e->f_kind) { /* its element type: the enum value of its kind (a literal's, as an argument) */
+    aval kv = api_kind_value(e, &handle->tag);
+    mem_write(e, s, loc_child(e, obj, LK_FIELD, e->f_kind, 0), &kv, 0);
   }
   return obj;
 }
@@ -322,8 +328,8 @@ void api_call(frame *f, astate *s, const tc_insn *in, const tc_api_fn *fn) {
   call_ctx_init(&c, f, s, in, fn);
   aval poison = av_make(AV_POISON, 0);
   /* what the program holds after the failure: NULL where the API returns it (poison.i) */
-  poison.i = f->e->rules->failed_calls_return_null && in->has_dst &&
-             in->dst_type.cls == TC_TY_POINTER;
+  if (f->e->rules->failed_calls_return_null && in->has_dst && in->dst_type.cls == TC_TY_POINTER)
+    poison.i = POISON_NULL;
   if (fn->api && fn->n_checks) {
     chk_res res = run_checks(&c);
     if (c.poisoned) { /* a consequence of a mistake already flagged: not counted */

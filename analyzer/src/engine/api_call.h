@@ -62,6 +62,7 @@ typedef struct chk_res {
 
 /* api_operands.c */
 const tc_backend_def *api_backend_def(const tc_eng *e, int32_t b); /* NULL when not known */
+aval api_kind_value(const tc_eng *e, const tc_tag *tag); /* the kind's enum value, or unknown */
 const tc_opnd *api_arg_of(const call_ctx *c, int i);               /* argument i, or NULL */
 uint32_t api_pseudo_field(tc_eng *e, uint32_t obj, uint32_t field);
 /* The elements of the container object obj (rules: "element_of_arg", "store"): a pseudo-field
@@ -90,6 +91,12 @@ int api_contexts_of_arg(call_ctx *c, int argi, ptset *out);
 uint32_t api_memory_target(call_ctx *c, int argi, int *elem);
 /* The value pointer argument argi designates, or unknown (api_results.c). */
 aval api_load_arg(call_ctx *c, int argi);
+/* A new heap object made by the call, set up as new_object result r says (a context's
+   placement, the context it is made in); key: which of the call's objects (its insn for its
+   result). Its address, or unknown. */
+aval api_new_object(call_ctx *c, const tc_result_spec *r, uint64_t key);
+/* Field `name` of the struct argument argi passed by value (0 when not known). */
+uint32_t api_struct_arg_field(call_ctx *c, int argi, const char *name);
 
 /* api_checks.c */
 chk_res api_run_check(call_ctx *c, const tc_check *ck);

@@ -525,6 +525,46 @@ static void effect_value_initialize(call_ctx *c, const tc_effect *ef) {
 }
 
 /* Applies the call's effects in order: effect_<name> above (rules.def). */
+/* A new context is stored through the pointer in field ef->field of struct argument ef->arg
+   (gguf_init_from_file(fname, params) sets *params.ctx), placed by the same struct's
+   ef->placement_field as a new_object result's placement_arg says (no_alloc: unallocated).
+   The call made tensors in it that lookups find (ggml_get_tensor(ctx, name)). */
+static void effect_new_context(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  uint32_t out = api_struct_arg_field(c, ef->arg, ef->field);
+  if (!out) return;
+  aval p = mem_eff(e, c->s, out);
+  ptset pts;
+  av_targets(e, &p, &pts);
+  if (!pts.n) return;
+  tc_result_spec r;
+  tc_rules_result_defaults(&r);
+  r.what = TC_RES_NEW_OBJECT;
+  if (ef->placement_field[0]) {
+    r.placement_arg = ef->arg;
+    r.placement_field = (char *)ef->placement_field;
+    r.placement_nonzero = ef->placement_nonzero;
+    r.placement_zero = ef->placement_zero;
+  }
+  /* an odd key: the call's insn is its result's object */
+  aval obj = api_new_object(c, &r, (uint64_t)(uintptr_t)c->in | 1u);
+  if (obj.k == AV_ADDR) { /* the tensors the call made in it (a file's: names, kinds unknown) */
+    aval pl = mem_eff(e, c->s, api_pseudo_field(e, obj.loc, e->f_placement));
+    aval m = av_make(AV_TENSOR, 0);
+    m.tag = pl.k == AV_TENSOR ? pl.tag : tc_tag_unknown();
+    m.tag.kind = TC_TAGF_UNKNOWN;
+    m.loc = obj.loc;
+    m.prov = prov_new(e, PV_TENSOR, NULL, &c->in->loc, c->in->callee.name, 0, m.tag);
+    mem_write(e, c->s, api_pseudo_field(e, obj.loc, e->f_members), &m, 1);
+  }
+  for (uint32_t i = 0; i < pts.n; i++) {
+    if (pts.idx[i] == IDX_ANY) continue;
+    uint32_t at = pts.idx[i] == IDX_NONE ? pts.loc[i]
+                                         : loc_child(e, pts.loc[i], LK_INDEX, 0, pts.idx[i]);
+    if (at) mem_write(e, c->s, at, &obj, pts.n > 1);
+  }
+}
+
 void api_apply_effects(call_ctx *c) {
   /* a result that reads memory the effects write (load_arg) reads it first */
   if (c->fn->result.what == TC_RES_LOAD_ARG) c->loaded = api_load_arg(c, c->fn->result.arg);

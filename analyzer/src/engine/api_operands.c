@@ -53,6 +53,12 @@ void api_prepare(tc_eng *e) {
   e->f_data = e->rules->data_field ? field_id_of_name(e, e->rules->data_field) : 0;
   e->f_buffer = e->rules->buffer_field ? field_id_of_name(e, e->rules->buffer_field) : 0;
   e->f_view_src = e->rules->view_src_field ? field_id_of_name(e, e->rules->view_src_field) : 0;
+  e->f_kind = e->rules->kind_field ? field_id_of_name(e, e->rules->kind_field) : 0;
+}
+
+aval api_kind_value(const tc_eng *e, const tc_tag *tag) {
+  if (!TC_TAGF_KNOWN(tag->kind) || (size_t)tag->kind >= e->rules->n_kinds) return av_top();
+  return av_make(AV_INT, e->rules->kinds[tag->kind].value);
 }
 
 uint32_t api_pseudo_field(tc_eng *e, uint32_t obj, uint32_t field) {
@@ -335,6 +341,14 @@ void api_read_pointer(call_ctx *c, int argi, operand *op) {
 /* ------------------------------------------------------------------ results */
 
 /* The object a pointer argument designates, or 0 (unknown, or inside an array). */
+uint32_t api_struct_arg_field(call_ctx *c, int argi, const char *name) {
+  const tc_opnd *o = api_arg_of(c, argi);
+  targets t;
+  if (!name || !o || o->kind != TC_OPND_PATH || !mem_resolve(c->f, c->s, &o->path, &t) || t.n != 1)
+    return 0;
+  return loc_child(c->f->e, t.loc[0], LK_FIELD, field_id_of_name(c->f->e, name), 0);
+}
+
 uint32_t api_pointee_of(call_ctx *c, int argi) {
   const tc_opnd *o = api_arg_of(c, argi);
   if (!o) return 0;

@@ -95,11 +95,9 @@ static void set_up_object(call_ctx *c, const tc_result_spec *r, uint32_t h) {
   int32_t placement = r->placement;
   if (r->placement_arg >= 0) {
     placement = TC_TAGF_UNKNOWN;
-    const tc_opnd *o = api_arg_of(c, r->placement_arg);
-    targets t;
-    if (o && o->kind == TC_OPND_PATH && mem_resolve(c->f, c->s, &o->path, &t) && t.n == 1) {
-      uint32_t fl = loc_child(e, t.loc[0], LK_FIELD, field_id_of_name(e, r->placement_field), 0);
-      aval fv = fl ? mem_eff(e, c->s, fl) : av_top();
+    uint32_t fl = api_struct_arg_field(c, r->placement_arg, r->placement_field);
+    if (fl) {
+      aval fv = mem_eff(e, c->s, fl);
       int truth = fv.k == AV_INT ? fv.i != 0 : fv.k == AV_NE && fv.i == 0 ? 1 : -1;
       if (truth >= 0) placement = truth ? r->placement_nonzero : r->placement_zero;
     }
@@ -296,9 +294,7 @@ static void result_kind_of_arg(call_ctx *c) {
   const tc_result_spec *r = &c->fn->result;
   operand op;
   api_read_tensor(c, r->arg, &op);
-  aval v = av_top();
-  if (op.v.k == AV_TENSOR && TC_TAGF_KNOWN(op.tag.kind) && (size_t)op.tag.kind < e->rules->n_kinds)
-    v = av_make(AV_INT, e->rules->kinds[op.tag.kind].value);
+  aval v = op.v.k == AV_TENSOR ? api_kind_value(e, &op.tag) : av_top();
   api_write_value(c, &v);
 }
 
@@ -338,11 +334,9 @@ static void result_backend_available_arg(call_ctx *c) {
   api_write_value(c, &v);
 }
 
-static void result_new_object(call_ctx *c) {
-  const tc_result_spec *r = &c->fn->result;
+aval api_new_object(call_ctx *c, const tc_result_spec *r, uint64_t key) {
   tc_eng *e = c->f->e;
   uint32_t site;
-  uint64_t key = (uint64_t)(uintptr_t)c->in;
   if (!map_get(&e->site_ids, key, &site)) {
     site = ++e->n_sites;
     if (map_put(&e->site_ids, key, site)) e->oom = 1;
@@ -357,11 +351,7 @@ static void result_new_object(call_ctx *c) {
     old = h ? st_get(&c->s->mem, h) : NULL;
     if (!h || !old) break;
   }
-  if (!h) {
-    aval top = av_top();
-    api_write_value(c, &top);
-    return;
-  }
+  if (!h) return av_top();
   /* a new object reads as zeros (calloc; reading malloc'd memory before writing it is
      undefined anyway): a tree node's unset children are NULL, its unset tensor NULL */
   aval mark = old ? av_make(AV_MULTI, 0) : av_make(AV_INT, 0);
@@ -373,6 +363,11 @@ static void result_new_object(call_ctx *c) {
   set_up_object(c, r, h);
   aval v = av_make(AV_ADDR, IDX_NONE);
   v.loc = h;
+  return v;
+}
+
+static void result_new_object(call_ctx *c) {
+  aval v = api_new_object(c, &c->fn->result, (uint64_t)(uintptr_t)c->in);
   api_write_value(c, &v);
 }
 

@@ -153,7 +153,8 @@ typedef enum av_kind {
                     whose binding to a buffer later places it (rules/ggml.json) */
   AV_AVAIL,      /* the result of an availability test of backend i (negated: neg) */
   AV_ADDRSET,    /* one of several addresses: points-to set number i (ptset_get) */
-  AV_POISON,     /* the result of a call already flagged: unknown, and no check counts it */
+  AV_POISON,     /* the result of a call already flagged: unknown, and no check counts it;
+                    i: its nullness (poison_nullness) */
   AV_DATAPTR     /* a tensor's data pointer: tag says where the memory is (host or not) */
 } av_kind;
 
@@ -225,6 +226,11 @@ const struct devtype *devtype_of_field(const tc_eng *e, uint32_t field, int *k);
 
 aval av_make(av_kind k, int64_t i);
 aval av_top(void);
+/* What an AV_POISON's i says of its nullness: a failed call's NULL result, or the value it
+   replaced (a handle known not to be NULL stays so: `if (w)` after w's finding). */
+typedef enum poison_nullness { POISON_MAYBE_NULL = 0, POISON_NULL = 1, POISON_NOT_NULL = 2 } poison_nullness;
+/* The poison written over v (a consequence of a finding): v's nullness kept. */
+aval av_poison_over(const aval *v);
 int av_same(const aval *a, const aval *b);      /* equal ignoring provenance/derivation */
 aval av_join(tc_eng *e, const aval *a, const aval *b); /* a's provenance kept */
 int av_intlike(const aval *a);                  /* INT, NE, SYM, TOP, AVAIL, BOT */
@@ -552,7 +558,7 @@ struct tc_eng {
   /* field ids of the pseudo-fields API objects keep state in, and of the tensor fields the
      rules name (0: none), resolved once (api_prepare) */
   uint32_t f_placement, f_tag, f_context, f_members, f_nodes, f_elements, f_data, f_buffer,
-      f_view_src, f_sources, f_memory;
+      f_view_src, f_sources, f_memory, f_kind;
 
   /* operands already reported alone with a kind an API function does not accept: the same
      function given the same tensor at another call is the same mistake (api.c) */

@@ -266,8 +266,10 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
     case AV_FUNC:
       if (c == 0) return rel == DR_NE;
       return 1;
-    case AV_POISON: /* a failed call's result: NULL where the API returns it */
-      return cur.i && c == 0 ? rel == DR_EQ : 1;
+    case AV_POISON: /* a failed call's result (NULL where the API returns it), or the
+                       consequence of a finding, with the nullness of the value it replaced */
+      if (c != 0 || cur.i == POISON_MAYBE_NULL) return 1;
+      return cur.i == POISON_NULL ? rel == DR_EQ : rel == DR_NE;
     case AV_DATAPTR:
       return 1;
     case AV_TENSOR:
@@ -325,8 +327,10 @@ static int truth_of(const astate *s, const aval *v) {
     case AV_BOT:
     case AV_MULTI:
     case AV_TOP:
-    case AV_POISON: /* a failed call's result: NULL where the API returns it */
-      return v->i ? 0 : -1;
+      return -1;
+    case AV_POISON: /* a failed call's result (NULL where the API returns it), or a value's
+                       consequence of a finding (its nullness kept) */
+      return v->i == POISON_NULL ? 0 : v->i == POISON_NOT_NULL ? 1 : -1;
     case AV_SYM:
     case AV_DATAPTR:
       return -1;

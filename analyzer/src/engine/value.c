@@ -14,6 +14,16 @@ aval av_make(av_kind k, int64_t i) {
 
 aval av_top(void) { return av_make(AV_TOP, 0); }
 
+aval av_poison_over(const aval *v) {
+  poison_nullness n = POISON_MAYBE_NULL;
+  if (v->k == AV_INT && v->i == 0) n = POISON_NULL;
+  else if (v->k == AV_POISON) n = (poison_nullness)v->i;
+  else if ((v->k == AV_TENSOR || v->k == AV_ADDR || v->k == AV_ADDRSET) && !v->neg)
+    n = POISON_NOT_NULL;
+  else if (v->k == AV_FUNC) n = POISON_NOT_NULL;
+  return av_make(AV_POISON, n);
+}
+
 int av_same(const aval *a, const aval *b) {
   if (a->k != b->k) return 0;
   switch ((av_kind)a->k) {
@@ -23,7 +33,7 @@ int av_same(const aval *a, const aval *b) {
     case AV_TOP:
       return 1;
     case AV_POISON:
-      return 1;
+      return a->i == b->i;
     case AV_INT:
     case AV_NE:
     case AV_SYM:
@@ -146,6 +156,8 @@ aval av_join(tc_eng *e, const aval *a, const aval *b) {
   if (b->k == AV_ABSENT || b->k == AV_BOT) return *a;
   /* a poisoned value exists only on paths that already failed a check (which stop there
      when errors abort): the other path's value is the one that matters */
+  if (a->k == AV_POISON && b->k == AV_POISON) /* poison both ways: their nullness joined */
+    return av_make(AV_POISON, a->i == b->i ? a->i : POISON_MAYBE_NULL);
   if (a->k == AV_POISON) return *b;
   if (b->k == AV_POISON) return *a;
   if (av_same(a, b)) {

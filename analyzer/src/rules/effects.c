@@ -35,6 +35,28 @@ static const char *const effect_names[N_EFFECT_ROWS] = {
 
 static int *effect_field(tc_effect *e, size_t offset) { return (int *)((char *)e + offset); }
 
+/* The keys that place a context an effect makes (new_context): {"placement_field": F,
+   "if_nonzero": NAME, "if_zero": NAME}, as a "new_object" result's field/if_nonzero/if_zero. */
+static const char *const placement_keys[] = {"placement_field", "if_nonzero", "if_zero"};
+
+static int takes_placement(tc_effect_kind k) { return k == TC_EFFECT_NEW_CONTEXT; }
+
+static int parse_placement(loader *L, const cJSON *body, size_t at, tc_effect *out) {
+  out->placement_nonzero = out->placement_zero = -1;
+  if (!cJSON_GetObjectItemCaseSensitive(body, placement_keys[0])) return 0;
+  const char *f = tc_json_string(&L->j, body, placement_keys[0], at, 1, "a placement field");
+  if (!f) return -1;
+  if (strlen(f) >= sizeof out->placement_field) {
+    tc_json_fail(&L->j, at, "\"placement_field\": field name \"%s\" is too long", f);
+    return -1;
+  }
+  memcpy(out->placement_field, f, strlen(f) + 1);
+  if (rules_backend_named(L, body, placement_keys[1], at, &out->placement_nonzero) ||
+      rules_backend_named(L, body, placement_keys[2], at, &out->placement_zero))
+    return -1;
+  return 0;
+}
+
 int rules_parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_effect *out) {
   memset(out, 0, sizeof *out);
   char list[256];
@@ -53,8 +75,14 @@ int rules_parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_e
   }
   const effect_row *row = &effect_rows[k];
   out->kind = (tc_effect_kind)k;
-  const char *keys[4] = {row->key[0], row->key[1], row->name_key, NULL};
+  const char *keys[7] = {row->key[0], row->key[1], row->name_key, NULL};
   if (!keys[1]) keys[1] = row->name_key, keys[2] = NULL;
+  if (takes_placement(out->kind)) {
+    size_t n = 0;
+    while (keys[n]) n++;
+    for (size_t i = 0; i < 3; i++) keys[n + i] = placement_keys[i];
+    keys[n + 3] = NULL;
+  }
   for (int i = 0; i < 2; i++)
     if (row->key[i] && !row->required[i]) *effect_field(out, row->field[i]) = -1;
   char what[64];
@@ -73,5 +101,6 @@ int rules_parse_effect(loader *L, const cJSON *ef, size_t at, int n_params, tc_e
     }
     memcpy(out->field, f, strlen(f) + 1);
   }
+  if (takes_placement(out->kind) && parse_placement(L, body, bat, out)) return -1;
   return 0;
 }

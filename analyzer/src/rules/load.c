@@ -94,12 +94,14 @@ static int parse_file(loader *L, const cJSON *root, twin_spec *twins) {
       rules_parse_names(L, x, "noreturn", "function names", &L->r->noreturn, &L->r->n_noreturn))
     return -1;
   if ((x = cJSON_GetObjectItemCaseSensitive(root, "tensor_fields"))) {
-    static const char *const fk[] = {"data", "buffer", "view_src", NULL};
-    char *slots[3] = {L->r->data_field, L->r->buffer_field, L->r->view_src_field};
-    int bad = rules_parse_string_map(L, x, "tensor_fields", fk, 3, slots);
+    static const char *const fk[] = {"data", "buffer", "view_src", "kind", NULL};
+    char *slots[4] = {L->r->data_field, L->r->buffer_field, L->r->view_src_field,
+                      L->r->kind_field};
+    int bad = rules_parse_string_map(L, x, "tensor_fields", fk, 4, slots);
     L->r->data_field = slots[0];
     L->r->buffer_field = slots[1];
     L->r->view_src_field = slots[2];
+    L->r->kind_field = slots[3];
     if (bad) return -1;
   }
   if (tc_json_bool(&L->j, root, "failed_calls_return_null", 0, &L->r->failed_calls_return_null) <
@@ -406,6 +408,7 @@ void tc_rules_free(tc_rules *r) {
   free(r->data_field);
   free(r->buffer_field);
   free(r->view_src_field);
+  free(r->kind_field);
   for (int i = 0; i < TC_RULE_COUNT; i++) free(r->rule_ids[i]);
   for (int i = 0; i < TC_MSG_COUNT; i++) free(r->messages[i]);
   for (size_t i = 0; i < r->n_fns; i++) {

@@ -148,7 +148,12 @@ typedef struct tc_effect {
   int arg;  /* COPY: to; FILL, WRITES: the pointer; PLACE: the device's handle */
   int arg2; /* COPY: from; FILL: the value; BIND_CONTEXT: the device's handle; RECORD, PLACE:
                the tensor; STORE: the value's address */
-  char field[TC_RULES_FIELD_MAX]; /* STORE: the field of the elements it writes, "" none */
+  char field[TC_RULES_FIELD_MAX]; /* STORE: the field of the elements it writes, "" none;
+                                     NEW_CONTEXT: the field holding the out-pointer */
+  /* NEW_CONTEXT: the integer field of the struct arg that places the context (nonzero:
+     placement_nonzero, zero: placement_zero; "" and -1: not placed) */
+  char placement_field[TC_RULES_FIELD_MAX];
+  int placement_nonzero, placement_zero;
 } tc_effect;
 
 typedef struct tc_api_fn {
@@ -249,6 +254,7 @@ struct tc_rules {
      (NULL when the tensor is in no buffer); NULL when the API has none */
   char *data_field, *buffer_field;
   char *view_src_field; /* a tensor's view source: NULL or a tensor placed where it is */
+  char *kind_field;     /* a tensor's element type: the enum value of its kind */
   /* a pointer a call whose check fails returns is NULL (dt: the failed call returns NULL) */
   int failed_calls_return_null;
   char *rule_ids[TC_RULE_COUNT];
