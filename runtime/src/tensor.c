@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "thread_cache.h"
 
 /* ---- allocation-failure injection (tests) ---- */
 
@@ -81,8 +82,6 @@ typedef struct descriptor_cache {
 } descriptor_cache;
 
 static _Thread_local descriptor_cache tl_descriptors;
-static pthread_key_t g_descriptor_key;
-static pthread_once_t g_descriptor_once = PTHREAD_ONCE_INIT;
 
 static void descriptors_drain(void *arg) {
   descriptor_cache *c = arg;
@@ -90,9 +89,7 @@ static void descriptors_drain(void *arg) {
   while (c->n > 0) free(c->free[--c->n]);
 }
 
-static void descriptor_key_create(void) {
-  pthread_key_create(&g_descriptor_key, descriptors_drain);
-}
+DT_THREAD_CACHE_EXIT(descriptor_exit, descriptors_drain)
 
 static dt_storage *descriptor_new(void) {
   descriptor_cache *c = &tl_descriptors;
@@ -101,11 +98,7 @@ static dt_storage *descriptor_new(void) {
 
 static void descriptor_free(dt_storage *s) {
   descriptor_cache *c = &tl_descriptors;
-  if (!c->registered) {
-    pthread_once(&g_descriptor_once, descriptor_key_create);
-    pthread_setspecific(g_descriptor_key, c);
-    c->registered = 1;
-  }
+  descriptor_exit_register(c, &c->registered);
   if (c->n < DESCRIPTOR_CACHE)
     c->free[c->n++] = s;
   else

@@ -13,6 +13,7 @@
 
 #include "cpu.h"
 #include "cpu_kernels.h"
+#include "thread_cache.h"
 
 static _Thread_local char tl_cpu_error[256];
 
@@ -101,8 +102,6 @@ typedef struct small_cache {
 } small_cache;
 
 static _Thread_local small_cache tl_small;
-static pthread_key_t g_small_key;
-static pthread_once_t g_small_once = PTHREAD_ONCE_INIT;
 
 static void small_drain(void *arg) {
   small_cache *c = arg;
@@ -110,7 +109,7 @@ static void small_drain(void *arg) {
   while (c->n > 0) free(c->ptr[--c->n]);
 }
 
-static void small_key_create(void) { pthread_key_create(&g_small_key, small_drain); }
+DT_THREAD_CACHE_EXIT(small_exit, small_drain)
 
 static void *small_take(size_t bytes) {
   small_cache *c = &tl_small;
@@ -129,11 +128,7 @@ static void *small_take(size_t bytes) {
 
 static void small_put(void *ptr, size_t size) {
   small_cache *c = &tl_small;
-  if (!c->registered) {
-    pthread_once(&g_small_once, small_key_create);
-    pthread_setspecific(g_small_key, c);
-    c->registered = 1;
-  }
+  small_exit_register(c, &c->registered);
   if (c->n == SMALL_SLOTS) { /* full: the oldest goes back to malloc */
     free(c->ptr[0]);
     for (int k = 0; k + 1 < c->n; k++) {
