@@ -479,8 +479,8 @@ static aval handle_of_set(call_ctx *c, const tagset *s, const prov *src) {
   return v;
 }
 
-/* one of the devices the rules list (ggml_backend_init_best) */
-static void result_one_of(call_ctx *c) {
+/* a handle on one of the devices the rules list (ggml_backend_init_best) */
+static void write_one_of(call_ctx *c) {
   const tc_result_spec *r = &c->fn->result;
   tagset s;
   memset(&s, 0, sizeof s);
@@ -495,6 +495,63 @@ static void result_one_of(call_ctx *c) {
   }
   if (fits) v = handle_of_set(c, &s, NULL);
   api_write_value(c, &v);
+}
+
+static void result_one_of(call_ctx *c) { write_one_of(c); }
+
+/* ASCII case-insensitive: 1 when the first n bytes of a and b agree (n < 0: all of them). */
+static int names_agree(const char *a, const char *b, long n) {
+  for (long i = 0; n < 0 || i < n; i++) {
+    char x = a[i] >= 'A' && a[i] <= 'Z' ? (char)(a[i] - 'A' + 'a') : a[i];
+    char y = b[i] >= 'A' && b[i] <= 'Z' ? (char)(b[i] - 'A' + 'a') : b[i];
+    if (x != y) return 0;
+    if (!x) return 1;
+  }
+  return 1;
+}
+
+/* The ordinal a name's decimal suffix gives: 0 and *ord, or -1 when it is not only digits. */
+static int suffix_ordinal(const char *suffix, int32_t *ord) {
+  int64_t v = 0;
+  if (!*suffix) return -1;
+  for (const char *d = suffix; *d; d++) {
+    if (*d < '0' || *d > '9' || v > (1 << 20)) return -1;
+    v = v * 10 + (*d - '0');
+  }
+  *ord = (int32_t)v;
+  return 0;
+}
+
+/* Whether pattern p matches name: 1 and *t the device it names. */
+static int name_matches(const tc_eng *e, const tc_name_pattern *p, const char *name, tc_tag *t) {
+  size_t n = strlen(p->text);
+  if (!names_agree(name, p->text, p->prefix ? (long)n : -1)) return 0;
+  t->backend = p->backend;
+  t->ordinal = TC_TAGF_UNKNOWN;
+  if (p->ordinal_from_suffix && suffix_ordinal(name + n, &t->ordinal)) return 0;
+  if (e->rules->backends[p->backend].single_device) t->ordinal = 0;
+  return 1;
+}
+
+/* the device a string literal argument names, by the rules' patterns (ggml_backend_dev_by_name
+   ("CUDA1")); any other name: one of the devices listed */
+static void result_device_by_name(call_ctx *c) {
+  const tc_result_spec *r = &c->fn->result;
+  const tc_opnd *o = (uint32_t)r->arg < c->in->n_args ? &c->in->args[r->arg] : NULL;
+  const char *name = o && o->kind == TC_OPND_UNKNOWN && o->sym ? tc_str(c->f->e->prog, o->sym)
+                                                               : NULL;
+  tc_tag t = tc_tag_unknown();
+  t.autodiff = 0;
+  for (int i = 0; name && i < r->n_names; i++) {
+    if (!name_matches(c->f->e, &r->names[i], name, &t)) continue;
+    tagset s;
+    memset(&s, 0, sizeof s);
+    tagset_add(&s, &t);
+    aval v = handle_of_set(c, &s, NULL);
+    api_write_value(c, &v);
+    return;
+  }
+  write_one_of(c);
 }
 
 /* the device of one of the handles of an array argument (a scheduler over its backends) */

@@ -808,6 +808,26 @@ static tc_opnd unary(lw_fn *fn, CXCursor e, lw_mode mode) {
   }
 }
 
+/* A string literal: unknown as a value, like every value the IR does not model, but the text
+   of a plain literal ("CUDA1": no prefix, escape or concatenation; names, not texts: at most
+   LW_LITERAL_TEXT_MAX bytes) interned in sym, so a rule can read a literal API argument. */
+#define LW_LITERAL_TEXT_MAX 128
+static tc_opnd string_literal(lw_fn *fn, CXCursor lit, tc_type ty) {
+  tc_opnd o = lw_opnd_unknown(ty);
+  CXString sp = clang_getCursorSpelling(lit);
+  const char *w = clang_getCString(sp);
+  size_t n = w ? strlen(w) : 0;
+  if (n >= 2 && n - 2 < LW_LITERAL_TEXT_MAX && w[0] == '"' && w[n - 1] == '"' &&
+      !memchr(w + 1, '"', n - 2) && !memchr(w + 1, '\\', n - 2)) {
+    char text[LW_LITERAL_TEXT_MAX];
+    memcpy(text, w + 1, n - 2);
+    text[n - 2] = '\0';
+    o.sym = tc_intern(fn->u->prog, text);
+  }
+  clang_disposeString(sp);
+  return o;
+}
+
 /* A conversion (implicit or written) of sub to the type of e. */
 static int path_derefs(const tc_path *p) {
   for (uint32_t i = 0; i < p->n_elems; i++)
@@ -824,7 +844,8 @@ static tc_opnd convert(lw_fn *fn, CXCursor e, CXCursor sub, lw_mode mode) {
     return none_opnd();
   }
   if (lw_type_is_array(from) && to.kind == CXType_Pointer) { /* decay */
-    if (clang_getCursorKind(lw_strip(sub)) == CXCursor_StringLiteral) return lw_opnd_unknown(ty);
+    if (clang_getCursorKind(lw_strip(sub)) == CXCursor_StringLiteral)
+      return string_literal(fn, lw_strip(sub), ty);
     lw_place p;
     if (!lw_place_of(fn, sub, &p)) return lw_opnd_unknown(ty);
     tc_opnd o = lw_opnd_path(&p.path, ty);
@@ -961,7 +982,7 @@ static tc_opnd expr_impl(lw_fn *fn, CXCursor e, lw_mode mode) {
   case CXCursor_FloatingLiteral:
   case CXCursor_ImaginaryLiteral:
   case CXCursor_StringLiteral:
-    return lw_opnd_unknown(type_of(fn, e));
+    return string_literal(fn, e, type_of(fn, e));
   case CXCursor_DeclRefExpr: {
     CXCursor ref = clang_getCursorReferenced(e);
     switch ((int)clang_getCursorKind(ref)) {

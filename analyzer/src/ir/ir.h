@@ -126,7 +126,8 @@ typedef struct tc_opnd {
   tc_opnd_kind kind;
   tc_path path;   /* PATH, ADDR */
   int64_t ival;   /* INT */
-  tc_sym sym;     /* FUNC: USR; INT from an enum constant: the constant's name */
+  tc_sym sym;     /* FUNC: USR; INT from an enum constant: the constant's name; UNKNOWN from a
+                     string literal: its text (read only by rules naming devices) */
   tc_type type;
 } tc_opnd;
 

@@ -224,6 +224,69 @@ static int parse_one_of(loader *L, const cJSON *list, size_t at, tc_result_spec 
   return 0;
 }
 
+/* One entry of "names": {"equals": TEXT | "prefix": TEXT, "backend": NAME,
+   "ordinal_from_suffix": B}. */
+static int parse_name_pattern(loader *L, const cJSON *d, size_t at, tc_name_pattern *p) {
+  static const char *const k[] = {"equals", "prefix", "backend", "ordinal_from_suffix", NULL};
+  if (!cJSON_IsObject(d)) {
+    tc_json_fail(&L->j, at, "each \"names\" entry must be an object");
+    return -1;
+  }
+  if (tc_json_only_keys(&L->j, d, at, "a \"names\" entry", k)) return -1;
+  int has_equals = cJSON_GetObjectItemCaseSensitive(d, "equals") != NULL;
+  int has_prefix = cJSON_GetObjectItemCaseSensitive(d, "prefix") != NULL;
+  if (has_equals == has_prefix) {
+    tc_json_fail(&L->j, at, "a \"names\" entry takes \"equals\" or \"prefix\", one of them");
+    return -1;
+  }
+  const char *text = tc_json_string(&L->j, d, has_prefix ? "prefix" : "equals", at, 1,
+                                    "a \"names\" entry");
+  if (!text) return -1;
+  if (strlen(text) >= sizeof p->text) {
+    tc_json_fail(&L->j, at, "device name \"%s\" is too long", text);
+    return -1;
+  }
+  memcpy(p->text, text, strlen(text) + 1);
+  p->prefix = has_prefix;
+  p->ordinal_from_suffix = 0;
+  if (rules_backend_named(L, d, "backend", at, &p->backend) ||
+      tc_json_bool(&L->j, d, "ordinal_from_suffix", at, &p->ordinal_from_suffix) < 0)
+    return -1;
+  if (p->ordinal_from_suffix && !p->prefix) {
+    tc_json_fail(&L->j, at, "\"ordinal_from_suffix\" needs a \"prefix\"");
+    return -1;
+  }
+  return 0;
+}
+
+/* "device_by_name": {"arg": I, "names": [patterns], "one_of": [devices]}: the device the
+   name argument I names when it is a string literal a pattern matches, else one of one_of's
+   devices (parse_one_of). */
+static int parse_device_by_name(loader *L, const cJSON *c, size_t at, int n_params,
+                                tc_result_spec *res) {
+  static const char *const k[] = {"arg", "names", "one_of", NULL};
+  if (!cJSON_IsObject(c)) {
+    tc_json_fail(&L->j, at, "\"device_by_name\" must be an object");
+    return -1;
+  }
+  if (tc_json_only_keys(&L->j, c, at, "a \"device_by_name\" result", k)) return -1;
+  if (rules_get_arg(L, c, "arg", at, n_params, 1, &res->arg) < 0) return -1;
+  const cJSON *names = cJSON_GetObjectItemCaseSensitive(c, "names");
+  int n = cJSON_IsArray(names) ? cJSON_GetArraySize(names) : 0;
+  size_t nat = tc_json_find_key(L->j.text, at, "names");
+  if (n < 1 || n > TC_RULES_MAX_NAMES) {
+    tc_json_fail(&L->j, nat, "\"names\" must be an array of 1 to %d patterns",
+                 TC_RULES_MAX_NAMES);
+    return -1;
+  }
+  const cJSON *d;
+  cJSON_ArrayForEach(d, names) {
+    if (parse_name_pattern(L, d, nat, &res->names[res->n_names++])) return -1;
+  }
+  return parse_one_of(L, cJSON_GetObjectItemCaseSensitive(c, "one_of"),
+                      tc_json_find_key(L->j.text, at, "one_of"), res);
+}
+
 /* "one_of_array": {"array_arg": I, "count_arg": J}: one of the handles I[0 .. J-1]. */
 static int parse_one_of_array(loader *L, const cJSON *c, size_t at, int n_params,
                               tc_result_spec *res) {
@@ -272,6 +335,7 @@ typedef enum result_shape {
   RESULT_ARG_PAIR,
   RESULT_ONE_OF,
   RESULT_ONE_OF_ARRAY,
+  RESULT_BY_NAME,
   RESULT_ELEMENT
 } result_shape;
 
@@ -319,6 +383,8 @@ int rules_parse_result(loader *L, const cJSON *res_obj, size_t at, int n_params,
       return parse_one_of(L, c, cat, res);
     case RESULT_ONE_OF_ARRAY:
       return parse_one_of_array(L, c, cat, n_params, res);
+    case RESULT_BY_NAME:
+      return parse_device_by_name(L, c, cat, n_params, res);
     case RESULT_ELEMENT:
       return parse_element_of(L, res_obj, c, cat, n_params, res);
     case RESULT_ARG_PAIR: {

@@ -86,6 +86,17 @@ typedef enum tc_dev_src {
 /* The longest field name an element result or a store effect may name. */
 #define TC_RULES_FIELD_MAX 32
 
+/* A device name pattern of a "device_by_name" result: a name equal to text, or beginning with
+   it (prefix); ordinal_from_suffix: a prefix followed by decimal digits only, which are the
+   device's ordinal (CUDA1); backend: a backend index. */
+#define TC_RULES_MAX_NAMES 12
+typedef struct tc_name_pattern {
+  char text[TC_RULES_FIELD_MAX];
+  int prefix;
+  int ordinal_from_suffix;
+  int backend;
+} tc_name_pattern;
+
 typedef struct tc_result_spec {
   tc_result_kind what;
   /* DEVICE */
@@ -123,6 +134,11 @@ typedef struct tc_result_spec {
      TC_TAGF_UNKNOWN); ONE_OF_ARRAY: arg is the array, arg2 its count */
   int32_t one_of_backend[TC_RULES_MAX_ARGS], one_of_ordinal[TC_RULES_MAX_ARGS];
   int n_one_of;
+  /* DEVICE_BY_NAME: arg is the name argument; when it is a string literal, the first of
+     names[] it matches (ASCII case ignored, as ggml compares device names) gives the device,
+     else the devices of one_of_* above */
+  tc_name_pattern names[TC_RULES_MAX_NAMES];
+  int n_names;
   /* ELEMENT_OF: the field of each element it addresses ("" the elements themselves), and
      whether it is the one element a key picks (unknown when they differ) */
   char elem_field[TC_RULES_FIELD_MAX];
