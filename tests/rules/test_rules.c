@@ -171,6 +171,30 @@ static void test_semantic_errors(void **state) {
        "unknown key \"ordinal_arg\""},
       {"{\"f\": {\"result\": {\"one_of_array\": {\"array_arg\": 0}}}}",
        "missing \"count_arg\""},
+      /* devices by name */
+      {"{\"f\": {\"params\": 1, \"result\": {\"device_by_name\": {\"arg\": 0, "
+       "\"names\": [], \"one_of\": [{}, {}]}}}}",
+       "1 to 12 patterns"},
+      {"{\"f\": {\"params\": 1, \"result\": {\"device_by_name\": {\"arg\": 0, "
+       "\"names\": [{\"equals\": \"A\", \"prefix\": \"B\", \"backend\": \"host\"}], "
+       "\"one_of\": [{}, {}]}}}}",
+       "\"equals\" or \"prefix\""},
+      {"{\"f\": {\"params\": 1, \"result\": {\"device_by_name\": {\"arg\": 0, "
+       "\"names\": [{\"equals\": \"A\", \"backend\": \"host\", "
+       "\"ordinal_from_suffix\": true}], \"one_of\": [{}, {}]}}}}",
+       "needs a \"prefix\""},
+      {"{\"f\": {\"params\": 1, \"result\": {\"device_by_name\": {\"arg\": 0, "
+       "\"names\": [{\"prefix\": \"A\", \"backend\": \"tpu\"}], \"one_of\": [{}, {}]}}}}",
+       "unknown backend \"tpu\""},
+      {"{\"f\": {\"params\": 1, \"result\": {\"device_by_name\": {\"arg\": 0, "
+       "\"names\": [{\"prefix\": \"A\", \"backend\": \"host\"}]}}}}",
+       "2 to 8 devices"},
+      {"{\"f\": {\"params\": 1, \"result\": {\"device_by_name\": {\"arg\": 1, "
+       "\"names\": [{\"prefix\": \"A\", \"backend\": \"host\"}], \"one_of\": [{}, {}]}}}}",
+       "in [0, 0]"},
+      {"{\"f\": {\"params\": 1, \"result\": {\"device_by_name\": {\"arg\": 0, "
+       "\"names\": [{\"like\": \"A\", \"backend\": \"host\"}], \"one_of\": [{}, {}]}}}}",
+       "unknown key \"like\""},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char *t = with_functions(cases[i].fns);
@@ -181,6 +205,36 @@ static void test_semantic_errors(void **state) {
     tc_rules_free(r);
     free(t);
   }
+}
+
+/* A device chosen by name loads its patterns in order and its fallback devices. */
+static void test_device_by_name(void **state) {
+  (void)state;
+  char err[512];
+  char *t = with_functions(
+      "{\"by_name\": {\"params\": 2, \"result\": {\"device_by_name\": {\"arg\": 1, "
+      "\"names\": [{\"equals\": \"CPU\", \"backend\": \"host\"}, {\"prefix\": \"ACC\", "
+      "\"backend\": \"acc\", \"ordinal_from_suffix\": true}], "
+      "\"one_of\": [{\"backend\": \"host\"}, {}]}}}}");
+  tc_rules *r = load_text(t, err, sizeof err);
+  if (!r) fail_msg("%s", err);
+  const tc_result_spec *res = &tc_rules_find(r, "by_name")->result;
+  assert_int_equal(res->what, TC_RES_DEVICE_BY_NAME);
+  assert_int_equal(res->arg, 1);
+  assert_int_equal(res->n_names, 2);
+  assert_string_equal(res->names[0].text, "CPU");
+  assert_int_equal(res->names[0].prefix, 0);
+  assert_int_equal(res->names[0].ordinal_from_suffix, 0);
+  assert_int_equal(res->names[0].backend, tc_rules_backend_by_name(r, "host"));
+  assert_string_equal(res->names[1].text, "ACC");
+  assert_int_equal(res->names[1].prefix, 1);
+  assert_int_equal(res->names[1].ordinal_from_suffix, 1);
+  assert_int_equal(res->names[1].backend, tc_rules_backend_by_name(r, "acc"));
+  assert_int_equal(res->n_one_of, 2);
+  assert_int_equal(res->one_of_backend[0], tc_rules_backend_by_name(r, "host"));
+  assert_int_equal(res->one_of_backend[1], TC_TAGF_UNKNOWN);
+  tc_rules_free(r);
+  free(t);
 }
 
 /* A lookup's result and a device chosen at run time load as described. */
@@ -737,6 +791,7 @@ int main(void) {
       cmocka_unit_test(test_bundled_rules),   cmocka_unit_test(test_syntax_error_position),
       cmocka_unit_test(test_unknown_key),     cmocka_unit_test(test_semantic_errors),
       cmocka_unit_test(test_member_and_one_of),
+      cmocka_unit_test(test_device_by_name),
       cmocka_unit_test(test_rule_ids),        cmocka_unit_test(test_missing_file),
       cmocka_unit_test(test_merge_files),     cmocka_unit_test(test_docs_example),
       cmocka_unit_test(test_backend_memory),  cmocka_unit_test(test_ggml_rules),
