@@ -231,6 +231,32 @@ static void test_paths_and_pointers(void **state) {
   fe_free(&u);
 }
 
+/* A string literal is an unknown value; a plain one keeps its text for the rules (a device
+   name), the whole of one made of pieces too, one with an escape does not. */
+static void test_string_literals(void **state) {
+  (void)state;
+  fe_unit u;
+  assert_int_equal(fe_lower("void pick(const char *name, const char *params);\n"
+                            "void h(void) {\n"
+                            "  pick(\"CUDA1\", \"a\\tb\");\n"
+                            "  pick(\"CU\" \"DA1\", 0);\n"
+                            "}\n",
+                            &u),
+                   0);
+  const tc_function *fn = must_func(&u, "h");
+  const tc_program *p = P(u);
+  const tc_insn *plain = fe_call(p, fn, "pick", 0), *pieces = fe_call(p, fn, "pick", 1);
+  assert_non_null(plain);
+  assert_non_null(pieces);
+  assert_int_equal(plain->args[0].kind, TC_OPND_UNKNOWN);
+  assert_string_equal(tc_str(p, plain->args[0].sym), "CUDA1");
+  assert_int_equal(plain->args[1].kind, TC_OPND_UNKNOWN);
+  assert_int_equal(plain->args[1].sym, 0);
+  assert_int_equal(pieces->args[0].kind, TC_OPND_UNKNOWN);
+  assert_string_equal(tc_str(p, pieces->args[0].sym), "CUDA1");
+  fe_free(&u);
+}
+
 static void test_constants_and_operators(void **state) {
   (void)state;
   fe_unit u;
@@ -563,6 +589,7 @@ int main(void) {
     cmocka_unit_test(test_calls_and_compound_literals),
     cmocka_unit_test(test_initializers),
     cmocka_unit_test(test_paths_and_pointers),
+    cmocka_unit_test(test_string_literals),
     cmocka_unit_test(test_constants_and_operators),
     cmocka_unit_test(test_globals_and_statics),
     cmocka_unit_test(test_indirect_macros_noreturn),

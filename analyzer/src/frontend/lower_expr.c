@@ -809,8 +809,10 @@ static tc_opnd unary(lw_fn *fn, CXCursor e, lw_mode mode) {
 }
 
 /* A string literal: unknown as a value, like every value the IR does not model, but the text
-   of a plain literal ("CUDA1": no prefix, escape or concatenation; names, not texts: at most
-   LW_LITERAL_TEXT_MAX bytes) interned in sym, so a rule can read a literal API argument. */
+   of a plain literal interned in sym, so a rule can read a literal API argument (a device
+   name). libclang spells a literal as its value quoted ("CU" "DA1" is "CUDA1"), escapes and
+   prefixes written back: those (u8"", "\t") keep no text, nor does one longer than
+   LW_LITERAL_TEXT_MAX bytes (names, not texts). */
 #define LW_LITERAL_TEXT_MAX 128
 static tc_opnd string_literal(lw_fn *fn, CXCursor lit, tc_type ty) {
   tc_opnd o = lw_opnd_unknown(ty);
