@@ -13,7 +13,9 @@
 /* 3: the lowering keeps float reads through pointers and global index variables (cached IR of
    format 2 lacks them) */
 /* 5: calls keep each argument's source range (fix-its) */
-#define TC_IR_FORMAT 6u
+/* 7: an unknown operand made from a plain string literal keeps its text in sym (device names:
+   rules' device_by_name results); cached IR of format 6 would keep every name unknown */
+#define TC_IR_FORMAT 7u
 
 typedef struct ser {
   int reading;
