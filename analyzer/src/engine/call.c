@@ -431,7 +431,7 @@ static void build_key(tc_eng *e, const astate *entry, fninfo *callee, uint32_t i
   for (size_t g = 0; g < callee->n_named_roots; g++) key_visit(&w, callee->named_roots[g]);
   if (e->oom) return;
   /* the hint: the blocks read, sorted and distinct */
-  qsort(h->blocks, h->n_blocks, sizeof *h->blocks, cmp_u32);
+  if (h->n_blocks > 1) qsort(h->blocks, h->n_blocks, sizeof *h->blocks, cmp_u32);
   size_t n = 0;
   for (size_t i = 0; i < h->n_blocks; i++)
     if (!n || h->blocks[n - 1] != h->blocks[i]) h->blocks[n++] = h->blocks[i];
