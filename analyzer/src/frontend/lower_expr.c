@@ -242,6 +242,10 @@ static int member_place(lw_fn *fn, CXCursor e, lw_place *out) {
     out->path = lw_path_extend(fn, &out->path, el);
   }
   out->type = clang_getCursorType(e); /* the member's, not the base's (`s.used += n`) */
+  /* a reference member (`Model &m_`): its slot holds the referent's address (the constructor's
+     initializer bound it so), and the expression names the referent */
+  if (field && lw_type_is_reference(clang_getCursorType(decl)))
+    out->path = lw_path_extend(fn, &out->path, (tc_elem){.kind = TC_ELEM_DEREF});
   return 1;
 }
 
