@@ -30,8 +30,10 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
+#include "thread_cache.h"
 
 /* One input of a node. */
 typedef struct ad_input {
@@ -67,10 +69,58 @@ static void describe(dt_tensor *d, const dt_tensor *t, int keep) {
     d->storage = NULL;
 }
 
+/* Freed nodes of up to NODE_CACHE_INPUTS inputs are kept per thread, by input count, for the
+   next nodes: a training step makes and frees a node per operation, and calloc (which glibc
+   serves from its bins, never from its per-thread cache) with the free of a whole graph at once
+   (past the per-thread cache's 7 blocks a size) cost more than the recording itself. Any thread
+   may free a node another made; a thread's nodes go back to malloc when it exits. */
+#define NODE_CACHE_INPUTS 3
+#define NODE_CACHE_SLOTS 32
+
+typedef struct node_cache {
+  dt_ad_node *free[NODE_CACHE_INPUTS + 1][NODE_CACHE_SLOTS];
+  int n[NODE_CACHE_INPUTS + 1];
+  int registered;
+} node_cache;
+
+static _Thread_local node_cache tl_nodes;
+
+static void nodes_drain(void *arg) {
+  node_cache *c = arg;
+  c->registered = 0; /* a later exit destructor that frees nodes registers it anew */
+  for (int k = 0; k <= NODE_CACHE_INPUTS; k++)
+    while (c->n[k] > 0) free(c->free[k][--c->n[k]]);
+}
+
+DT_THREAD_CACHE_EXIT(node_exit, nodes_drain)
+
+static size_t node_bytes(int n_in) { return sizeof(dt_ad_node) + (size_t)n_in * sizeof(ad_input); }
+
+/* A zeroed node of n_in inputs, or NULL. */
+static dt_ad_node *node_alloc(int n_in) {
+  node_cache *c = &tl_nodes;
+  if (n_in <= NODE_CACHE_INPUTS && c->n[n_in] > 0) {
+    dt_ad_node *n = c->free[n_in][--c->n[n_in]];
+    memset(n, 0, node_bytes(n_in));
+    return n;
+  }
+  return calloc(1, node_bytes(n_in));
+}
+
+static void node_dealloc(dt_ad_node *n) {
+  node_cache *c = &tl_nodes;
+  const int k = n->n_in;
+  if (k <= NODE_CACHE_INPUTS && c->n[k] < NODE_CACHE_SLOTS) {
+    node_exit_register(c, &c->registered);
+    c->free[k][c->n[k]++] = n;
+    return;
+  }
+  free(n);
+}
+
 static dt_ad_node *node_new(const dt_site *site, int n_in) {
   dt_ad_node *n = NULL;
-  if (!dt__alloc_should_fail())
-    n = calloc(1, sizeof(dt_ad_node) + (size_t)n_in * sizeof(ad_input));
+  if (!dt__alloc_should_fail()) n = node_alloc(n_in);
   if (n == NULL) {
     dt__fail(site, DT_ERR_OUT_OF_MEMORY, "Out of host memory for an autodiff graph node");
     return NULL;
@@ -101,7 +151,7 @@ static void node_unref(dt_ad_node *n) {
     dt__storage_release(x->out.storage);
     dt__tensor_free(x->grad);
     pthread_mutex_destroy(&x->lock);
-    free(x);
+    node_dealloc(x);
   }
 }
 
