@@ -170,9 +170,9 @@ static unsigned ad_needs(dt_ad_op op, const dt_tensor *const *inputs) {
       t1 = inputs[1]->node != NULL;
       return 2u | (t1 ? NEED_OUT : 0u);
     case DT_AD_LOG:
-    case DT_AD_RELU:
     case DT_AD_WHERE:
       return 1u;
+    case DT_AD_RELU: /* its output: y > 0 exactly where x > 0, and the next layer keeps y anyway */
     case DT_AD_EXP:
     case DT_AD_SIGMOID:
     case DT_AD_TANH:
@@ -395,8 +395,11 @@ static int grad_where(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
   return rc;
 }
 
+/* relu's gradient from its output y = max(x, 0): y > 0 exactly where x > 0 (a NaN or a zero of
+   either sign gives 0 in both), so the pass keeps no input of relu's alive (its input — a bias
+   add's result, say — is freed as soon as the caller lets it go). */
 static int grad_relu(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
-  return give(pass, &n->in[0], dt__prim_act_grad(pass->site, DT_OP_RELU_GRAD, &n->in[0].val, g));
+  return give(pass, &n->in[0], dt__prim_act_grad(pass->site, DT_OP_RELU_GRAD, &n->out, g));
 }
 
 static int grad_matmul(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
