@@ -297,6 +297,7 @@ typedef struct pass_entry {
 
 typedef struct ad_pass {
   const dt_site *site;
+  const dt_tensor *seed; /* the loss's gradient (ones) while the loss's node runs, then NULL */
   pass_entry *entry; /* in discovery order */
   size_t n, cap;
   uint32_t *slot; /* open addressing: entry index + 1, 0 when empty; slots a power of two */
@@ -447,7 +448,8 @@ static int grad_mse(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
   dt_tensor *d = dt__prim_binary(site, DT_OP_SUB, p, t);
   if (d == NULL) return -1;
   float scale = d->numel > 0 ? 2.0f / (float)d->numel : 0.0f;
-  dt_tensor *dg = binary_own(site, DT_OP_MUL, d, g);
+  /* the loss itself (g is the seed of ones): d * 1 is d, exactly */
+  dt_tensor *dg = g == pass->seed ? d : binary_own(site, DT_OP_MUL, d, g);
   dt_tensor *s = NULL;
   if (dg != NULL) {
     s = dt__prim_scalar(site, DT_OP_MUL_SCALAR, dg, scale);
@@ -634,6 +636,7 @@ static dt_status run_backward(const dt_site *site, const dt_tensor *loss) {
   root->pending = dt__prim_fill(site, dt_inner_device(loss->device), DT_FLOAT, 1.0f, loss->rank,
                                 loss->shape);
   if (root->pending == NULL) goto fail;
+  pass.seed = root->pending;
   /* Reverse post-order: every node after all the nodes computed from it. */
   for (size_t k = pass.n_order; k-- > 0;) {
     pass_entry *e = &pass.entry[pass.order[k]];
@@ -644,6 +647,7 @@ static dt_status run_backward(const dt_site *site, const dt_tensor *loss) {
       dt__tensor_free(g);
       goto fail;
     }
+    if (g == pass.seed) pass.seed = NULL; /* the root's alone: g may be freed below */
     if (keep_grad(site, e->node, g) != 0) goto fail;
   }
   goto done;
