@@ -48,7 +48,11 @@ O=${OUT:-/tmp}
   done
 } 2>&1 | tee "$O/h200-tests.txt"
 # dt's element-wise kernels, then PyTorch's add, mul, sum and copy on the same GPU, same run
-python3 elementwise_torch.py --bench ./bin/bench_cuda_elementwise 2>&1 | tee "$O/h200-elementwise.txt"
+if command -v python3 >/dev/null; then
+  python3 elementwise_torch.py --bench ./bin/bench_cuda_elementwise
+else
+  ./bin/bench_cuda_elementwise
+fi 2>&1 | tee "$O/h200-elementwise.txt"
 ./bin/bench_cuda_matmul 2>&1 | tee "$O/h200-matmul.txt"
 { ./bin/bench_cuda_launch; ./bin/bench_cuda_dispatch; } 2>&1 | tee "$O/h200-launch.txt"
 # issue 25: the MLP step, dt against the hand-written cblas step on the host's cores, first with
