@@ -6,7 +6,8 @@
 # The lead's device runs of issue 4 used it: carry DIR, then `sh DIR/run.sh`. Since issue 25 it
 # also packs bench_mlp and bench/runtime/mlp_torch.py: the MLP training step, dt against the
 # hand-written cblas step on the host's cores (as OpenBLAS detects them, then with the core the
-# CPU deserves) and against PyTorch eager on cuda:0 and on the cpu, in the same call.
+# CPU deserves) and against PyTorch eager on cuda:0 and on the cpu, in the same call; and
+# bench/cuda/elementwise_torch.py: dt's element-wise kernels beside PyTorch's, same run.
 set -eu
 DIR=${1:-.gpu-run}
 BUILD=${BUILD:-build-device}
@@ -20,7 +21,7 @@ for p in test_backend_ops test_backend_transfer test_backend_rules test_backend_
   bench_cuda_dispatch bench_mlp; do
   cp "$BUILD/bin/$p" "$DIR/bin/"
 done
-cp bench/runtime/mlp_torch.py "$DIR/"
+cp bench/runtime/mlp_torch.py bench/cuda/elementwise_torch.py "$DIR/"
 cp -P "$BUILD"/lib/libdt.so* "$BUILD/lib/libdt_cuda.so" "$DIR/lib/"
 # the host libraries the programs load that a CUDA image may lack (not the CUDA ones)
 ldd "$DIR"/bin/* | awk '/openblas|cmocka|gfortran|quadmath/ {print $3}' | sort -u |
@@ -46,7 +47,12 @@ O=${OUT:-/tmp}
     grep -E "ERROR|FAIL|PASSED|SKIPPED" /tmp/t.log | head -20; echo "rc=$rc"
   done
 } 2>&1 | tee "$O/h200-tests.txt"
-./bin/bench_cuda_elementwise 2>&1 | tee "$O/h200-elementwise.txt"
+# dt's element-wise kernels, then PyTorch's add, mul, sum and copy on the same GPU, same run
+if command -v python3 >/dev/null; then
+  python3 elementwise_torch.py --bench ./bin/bench_cuda_elementwise
+else
+  ./bin/bench_cuda_elementwise
+fi 2>&1 | tee "$O/h200-elementwise.txt"
 ./bin/bench_cuda_matmul 2>&1 | tee "$O/h200-matmul.txt"
 { ./bin/bench_cuda_launch; ./bin/bench_cuda_dispatch; } 2>&1 | tee "$O/h200-launch.txt"
 # issue 25: the MLP step, dt against the hand-written cblas step on the host's cores, first with

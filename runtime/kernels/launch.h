@@ -86,7 +86,10 @@ static int dt_k_map(const dt_k_env *env, const dt_op_desc *op) {
   a.out = op->out;
   a.n = op->n;
   a.s = op->u.scalar.value;
-  const int64_t gx = dt_k_grid(env, op->n, DT_K_EW_THREADS * DT_K_EW_ILP);
+  const int64_t per_block = DT_K_EW_THREADS * DT_K_EW_ILP;
+  const int64_t gx = env->max_map_blocks > 0
+                         ? dt_k_max(1, dt_k_min(dt_k_cdiv(op->n, per_block), env->max_map_blocks))
+                         : dt_k_grid(env, op->n, per_block);
   const int f = op->kind == DT_FLOAT;
   if (op->kind != DT_FLOAT && op->kind != DT_INT) return -1;
 #define DT_K_MAP_CASE(OP, FK, IK)                                              \

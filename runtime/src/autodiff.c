@@ -30,8 +30,10 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
+#include "thread_cache.h"
 
 /* One input of a node. */
 typedef struct ad_input {
@@ -67,10 +69,58 @@ static void describe(dt_tensor *d, const dt_tensor *t, int keep) {
     d->storage = NULL;
 }
 
+/* Freed nodes of up to NODE_CACHE_INPUTS inputs are kept per thread, by input count, for the
+   next nodes: a training step makes and frees a node per operation, and calloc (which glibc
+   serves from its bins, never from its per-thread cache) with the free of a whole graph at once
+   (past the per-thread cache's 7 blocks a size) cost more than the recording itself. Any thread
+   may free a node another made; a thread's nodes go back to malloc when it exits. */
+#define NODE_CACHE_INPUTS 3
+#define NODE_CACHE_SLOTS 32
+
+typedef struct node_cache {
+  dt_ad_node *free[NODE_CACHE_INPUTS + 1][NODE_CACHE_SLOTS];
+  int n[NODE_CACHE_INPUTS + 1];
+  int registered;
+} node_cache;
+
+static _Thread_local node_cache tl_nodes;
+
+static void nodes_drain(void *arg) {
+  node_cache *c = arg;
+  c->registered = 0; /* a later exit destructor that frees nodes registers it anew */
+  for (int k = 0; k <= NODE_CACHE_INPUTS; k++)
+    while (c->n[k] > 0) free(c->free[k][--c->n[k]]);
+}
+
+DT_THREAD_CACHE_EXIT(node_exit, nodes_drain)
+
+static size_t node_bytes(int n_in) { return sizeof(dt_ad_node) + (size_t)n_in * sizeof(ad_input); }
+
+/* A zeroed node of n_in inputs, or NULL. */
+static dt_ad_node *node_alloc(int n_in) {
+  node_cache *c = &tl_nodes;
+  if (n_in <= NODE_CACHE_INPUTS && c->n[n_in] > 0) {
+    dt_ad_node *n = c->free[n_in][--c->n[n_in]];
+    memset(n, 0, node_bytes(n_in));
+    return n;
+  }
+  return calloc(1, node_bytes(n_in));
+}
+
+static void node_dealloc(dt_ad_node *n) {
+  node_cache *c = &tl_nodes;
+  const int k = n->n_in;
+  if (k <= NODE_CACHE_INPUTS && c->n[k] < NODE_CACHE_SLOTS) {
+    node_exit_register(c, &c->registered);
+    c->free[k][c->n[k]++] = n;
+    return;
+  }
+  free(n);
+}
+
 static dt_ad_node *node_new(const dt_site *site, int n_in) {
   dt_ad_node *n = NULL;
-  if (!dt__alloc_should_fail())
-    n = calloc(1, sizeof(dt_ad_node) + (size_t)n_in * sizeof(ad_input));
+  if (!dt__alloc_should_fail()) n = node_alloc(n_in);
   if (n == NULL) {
     dt__fail(site, DT_ERR_OUT_OF_MEMORY, "Out of host memory for an autodiff graph node");
     return NULL;
@@ -101,7 +151,7 @@ static void node_unref(dt_ad_node *n) {
     dt__storage_release(x->out.storage);
     dt__tensor_free(x->grad);
     pthread_mutex_destroy(&x->lock);
-    free(x);
+    node_dealloc(x);
   }
 }
 
@@ -120,9 +170,9 @@ static unsigned ad_needs(dt_ad_op op, const dt_tensor *const *inputs) {
       t1 = inputs[1]->node != NULL;
       return 2u | (t1 ? NEED_OUT : 0u);
     case DT_AD_LOG:
-    case DT_AD_RELU:
     case DT_AD_WHERE:
       return 1u;
+    case DT_AD_RELU: /* its output: y > 0 exactly where x > 0, and the next layer keeps y anyway */
     case DT_AD_EXP:
     case DT_AD_SIGMOID:
     case DT_AD_TANH:
@@ -247,6 +297,7 @@ typedef struct pass_entry {
 
 typedef struct ad_pass {
   const dt_site *site;
+  const dt_tensor *seed; /* the loss's gradient (ones) while the loss's node runs, then NULL */
   pass_entry *entry; /* in discovery order */
   size_t n, cap;
   uint32_t *slot; /* open addressing: entry index + 1, 0 when empty; slots a power of two */
@@ -345,8 +396,11 @@ static int grad_where(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
   return rc;
 }
 
+/* relu's gradient from its output y = max(x, 0): y > 0 exactly where x > 0 (a NaN or a zero of
+   either sign gives 0 in both), so the pass keeps no input of relu's alive (its input — a bias
+   add's result, say — is freed as soon as the caller lets it go). */
 static int grad_relu(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
-  return give(pass, &n->in[0], dt__prim_act_grad(pass->site, DT_OP_RELU_GRAD, &n->in[0].val, g));
+  return give(pass, &n->in[0], dt__prim_act_grad(pass->site, DT_OP_RELU_GRAD, &n->out, g));
 }
 
 static int grad_matmul(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
@@ -394,7 +448,8 @@ static int grad_mse(ad_pass *pass, dt_ad_node *n, const dt_tensor *g) {
   dt_tensor *d = dt__prim_binary(site, DT_OP_SUB, p, t);
   if (d == NULL) return -1;
   float scale = d->numel > 0 ? 2.0f / (float)d->numel : 0.0f;
-  dt_tensor *dg = binary_own(site, DT_OP_MUL, d, g);
+  /* the loss itself (g is the seed of ones): d * 1 is d, exactly */
+  dt_tensor *dg = g == pass->seed ? d : binary_own(site, DT_OP_MUL, d, g);
   dt_tensor *s = NULL;
   if (dg != NULL) {
     s = dt__prim_scalar(site, DT_OP_MUL_SCALAR, dg, scale);
@@ -581,6 +636,7 @@ static dt_status run_backward(const dt_site *site, const dt_tensor *loss) {
   root->pending = dt__prim_fill(site, dt_inner_device(loss->device), DT_FLOAT, 1.0f, loss->rank,
                                 loss->shape);
   if (root->pending == NULL) goto fail;
+  pass.seed = root->pending;
   /* Reverse post-order: every node after all the nodes computed from it. */
   for (size_t k = pass.n_order; k-- > 0;) {
     pass_entry *e = &pass.entry[pass.order[k]];
@@ -591,6 +647,7 @@ static dt_status run_backward(const dt_site *site, const dt_tensor *loss) {
       dt__tensor_free(g);
       goto fail;
     }
+    if (g == pass.seed) pass.seed = NULL; /* the root's alone: g may be freed below */
     if (keep_grad(site, e->node, g) != 0) goto fail;
   }
   goto done;

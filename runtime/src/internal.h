@@ -215,7 +215,8 @@ dt_tensor *dt__prim_where(const dt_site *site, const dt_tensor *c, const dt_tens
 dt_tensor *dt__prim_scalar(const dt_site *site, dt_op op, const dt_tensor *a, float s);
 dt_tensor *dt__prim_unary(const dt_site *site, dt_op op, const dt_tensor *a);
 /* One of the activation gradients (DT_OP_RELU_GRAD, _SIGMOID_GRAD, _TANH_GRAD) in one pass: v is
-   the activation's input (relu) or output (sigmoid, tanh), g the output's gradient, same shape. */
+   the activation's output (relu's input gives the same: both are > 0 at the same places), g the
+   output's gradient, same shape. */
 dt_tensor *dt__prim_act_grad(const dt_site *site, dt_op op, const dt_tensor *v, const dt_tensor *g);
 dt_tensor *dt__prim_sum(const dt_site *site, const dt_tensor *a, float scale); /* rank 0 */
 dt_tensor *dt__prim_sum_dim(const dt_site *site, const dt_tensor *a, int axis, int keepdim);

@@ -321,6 +321,7 @@ int cuda_run(int ordinal, const dt_op_desc *op) {
   env.max_blocks = (int64_t)d->sms * 32;
   env.scratch = cuda_scratch;
   env.device = d;
+  env.max_map_blocks = 2147483647; /* the grid's x limit: one tile per block */
   g_err[0] = '\0';
   int rc = 0;
   if (!(op->op == DT_OP_MATMUL && blas_matmul(d, op, &rc))) rc = dt_k_run(&env, op);

@@ -157,7 +157,7 @@ static int sim_run(int ordinal, const dt_op_desc *op) {
   dt_sim_device *d = &g_dev[ordinal];
   pthread_mutex_lock(&d->lock);
   d->mem = m;
-  dt_k_env env = {DT_SIM_MAX_BLOCKS, sim_scratch, d};
+  dt_k_env env = {DT_SIM_MAX_BLOCKS, sim_scratch, d, 0};
   int rc = g_kernels(&env, &k);
   if (rc != 0) {
     const char *why = dt_sim_pool_error();

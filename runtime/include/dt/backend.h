@@ -53,7 +53,8 @@ typedef enum dt_op {
                        Here desc.n counts the INPUT elements (the runtime also sets u.reduce to
                        outer = inner = 1, len = n, scale = 1/n); n = 0 gives NaN. */
   DT_OP_RELU_GRAD,    /* float map of two same-shape inputs (the backward pass's fused kernels):
-                         out = in0 > 0 ? in1 : 0 -- in0 relu's input, in1 its output's gradient */
+                         out = in0 > 0 ? in1 : 0 -- in0 relu's output (or input: both are
+                         > 0 at the same places), in1 its output's gradient */
   DT_OP_SIGMOID_GRAD, /* out = in1 * in0 * (1 - in0) -- in0 sigmoid's output */
   DT_OP_TANH_GRAD,    /* out = in1 * (1 - in0 * in0) -- in0 tanh's output */
   DT_OP_COUNT
