@@ -297,7 +297,18 @@ typedef struct analysis_totals {
   tc_engine_stats es;   /* summed over the components analyzed */
   size_t n_components, n_reused, n_units;
   size_t n_unreached; /* components that name no described function: nothing to analyze */
+  /* components changed since the cache's analyses: their findings taken from an analysis of
+     the same program but for inert functions (tc_engine_fingerprint), or analyzed in full */
+  size_t n_same_effect, n_full;
 } analysis_totals;
+
+/* The results key of a program's fingerprint (a key space of its own: never a list of unit
+   digests). */
+static uint64_t fingerprint_results_key(const tc_engine_fingerprint *fp, const tc_rules *rules,
+                                        const tc_engine_opts *eo) {
+  const uint64_t words[2] = {0x74636670726f6731ull /* "tcfprog1" */, fp->key};
+  return tc_cache_results_key(words, 2, tc_rules_content_hash(rules), eo);
+}
 
 /* 1 when some unit of idx[0..n-1] names a function the rules describe (driver/reach.h). */
 static int component_names_api(const unit_list *ul, const size_t *idx, size_t n,
@@ -372,6 +383,20 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
       tc_report_free(&part);
       goto done;
     }
+    /* an analysis of the same program but for inert functions (engine.h) gives its findings */
+    tc_engine_fingerprint fp = {0};
+    uint64_t fp_key = key && tc_engine_fingerprint_of(prog, rules, eo, &fp) == 0
+                          ? fingerprint_results_key(&fp, rules, eo)
+                          : 0;
+    if (fp_key && tc_cache_load_results(cache, fp_key, &part) == 0) {
+      tc_program_free(prog);
+      t->n_same_effect++;
+      tc_cache_store_results(cache, key, &part);
+      tc_report_take(r, &part);
+      tc_report_free(&part);
+      continue;
+    }
+    if (key) t->n_full++;
     tc_engine_stats es;
     memset(&es, 0, sizeof es);
     eo->stats = &es;
@@ -392,6 +417,9 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
       key = 0;
     }
     if (key) tc_cache_store_results(cache, key, &part);
+    /* stored for a later program differing only in inert functions, when no budget that
+       depends on them decided anything */
+    if (key && fp_key && es.work_peak < fp.work_floor) tc_cache_store_results(cache, fp_key, &part);
     tc_report_take(r, &part);
     tc_report_free(&part);
     t->es.insns += es.insns;
@@ -718,6 +746,10 @@ int tc_driver_run(tc_options *o) {
     fprintf(stderr, "tagcheck: stats: memo keys of user calls: %llu walked, %llu proven equal "
             "to the callee's previous key without a walk\n",
             at.es.keys_walked, at.es.keys_reused);
+  if (stats && (at.n_same_effect || at.n_full))
+    fprintf(stderr, "tagcheck: stats: programs changed since their cached analysis: %zu taken "
+            "from an analysis that differed only in functions reaching no API call, %zu "
+            "analyzed in full\n", at.n_same_effect, at.n_full);
   if (stats && at.n_unreached)
     fprintf(stderr, "tagcheck: stats: %zu component%s named no described function (not analyzed)\n",
             at.n_unreached, at.n_unreached == 1 ? "" : "s");

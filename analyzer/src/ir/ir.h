@@ -340,5 +340,12 @@ void tc_lower_stats_print(const tc_lower_stats *s, uint32_t n_units, void *file)
    program, or NULL when the buffer is not a valid serialized program. */
 unsigned char *tc_ir_serialize(const tc_program *p, size_t *len);
 tc_program *tc_ir_deserialize(const unsigned char *buf, size_t len);
+/* The bytes of function f and/or of unit u's frame (its file, whether its parse failed, its
+   globals: not its functions, not its initializer) with every symbol written as its text, so
+   that they are the same in any program holding the same code (the engine's fingerprint of
+   what an analysis reads). malloc'd, or NULL when out of memory. For hashing only: there is no
+   reader. */
+unsigned char *tc_ir_serialize_alone(const tc_program *p, const tc_function *f, const tc_unit *u,
+                                     size_t *len);
 
 #endif /* TC_IR_H */

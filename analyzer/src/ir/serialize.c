@@ -29,6 +29,9 @@ typedef struct ser {
   tc_sym *syms; /* file sym index → sym in p */
   uint32_t n_syms;
   tc_program *p;
+  /* writing one function or a unit's frame alone (tc_ir_serialize_function): symbols as their
+     text, not their numbers, so that the bytes do not depend on the rest of the program */
+  const tc_program *by_text;
 } ser;
 
 static void put_byte(ser *s, unsigned char b) {
@@ -113,6 +116,13 @@ static void io_enum(ser *s, int *v, int lo, int hi) {
   } while (0)
 
 static void io_sym(ser *s, tc_sym *v) {
+  if (s->by_text) {
+    const char *str = *v ? tc_str(s->by_text, *v) : "";
+    size_t l = strlen(str);
+    put_varint(s, l + (*v != 0)); /* 0: no symbol, else the length + 1 */
+    for (size_t k = 0; k < l; k++) put_byte(s, (unsigned char)str[k]);
+    return;
+  }
   io_u32(s, v);
   if (s->reading) {
     if (*v >= s->n_syms) {
@@ -275,12 +285,7 @@ static void io_function(ser *s, tc_function *f) {
   }
 }
 
-static void io_unit(ser *s, tc_unit *u) {
-  io_sym(s, &u->file);
-  io_int(s, &u->parse_failed);
-  io_count(s, &u->n_functions, 1);
-  u->functions = io_array(s, u->functions, u->n_functions, sizeof *u->functions);
-  for (uint32_t i = 0; i < u->n_functions && !s->bad; i++) io_function(s, &u->functions[i]);
+static void io_globals(ser *s, tc_unit *u) {
   io_count(s, &u->n_globals, 1);
   u->globals = io_array(s, u->globals, u->n_globals, sizeof *u->globals);
   for (uint32_t i = 0; i < u->n_globals && !s->bad; i++) {
@@ -291,6 +296,15 @@ static void io_unit(ser *s, tc_unit *u) {
     io_loc(s, &g->loc);
     io_int(s, &g->has_init);
   }
+}
+
+static void io_unit(ser *s, tc_unit *u) {
+  io_sym(s, &u->file);
+  io_int(s, &u->parse_failed);
+  io_count(s, &u->n_functions, 1);
+  u->functions = io_array(s, u->functions, u->n_functions, sizeof *u->functions);
+  for (uint32_t i = 0; i < u->n_functions && !s->bad; i++) io_function(s, &u->functions[i]);
+  io_globals(s, u);
   int has_init = u->global_init != NULL;
   io_int(s, &has_init);
   if (has_init && s->reading && !s->bad) {
@@ -322,6 +336,30 @@ unsigned char *tc_ir_serialize(const tc_program *p, size_t *len) {
   put_varint(&s, p->n_units);
   for (uint32_t i = 0; i < p->n_units; i++) io_unit(&s, &p->units[i]);
   if (s.bad) {
+    free(s.buf);
+    return NULL;
+  }
+  *len = s.len;
+  return s.buf;
+}
+
+unsigned char *tc_ir_serialize_alone(const tc_program *p, const tc_function *f, const tc_unit *u,
+                                     size_t *len) {
+  ser s;
+  memset(&s, 0, sizeof s);
+  s.by_text = p;
+  put_varint(&s, TC_IR_FORMAT);
+  if (f) { /* the writer stores back the pointers it read: a copy keeps f untouched */
+    tc_function copy = *f;
+    io_function(&s, &copy);
+  }
+  if (u) {
+    tc_unit copy = *u;
+    io_sym(&s, &copy.file);
+    io_int(&s, &copy.parse_failed);
+    io_globals(&s, &copy);
+  }
+  if (s.bad || !s.len) {
     free(s.buf);
     return NULL;
   }
