@@ -396,6 +396,7 @@ typedef struct fninfo {
                      paths are kept apart even when it calls no API function */
   uint32_t active; /* activations on the analysis stack */
   int analyzed;
+  int inert;     /* left out of the program's fingerprint (fingerprint.c) */
   int too_costly;
   /* The globals this function, anything it calls, or anything an indirect call of theirs may
      reach (a function whose address is taken) names directly: memo keys cover only these,
@@ -685,15 +686,17 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
 void call_unknown(frame *f, astate *s, const tc_insn *in);
 void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out);
 void frame_clear(tc_eng *e, astate *s, fninfo *fi, uint32_t inst);
-/* Computes every function's `named` globals (after scan_program). */
-int call_scope_prepare(tc_eng *e);
+/* Marks the functions whose address is taken and, with_names, computes every function's
+   `named` globals (after scan_program). */
+int call_scope_prepare(tc_eng *e, int with_names);
 
 /* ---- the program's index (engine.c), shared by the analysis and its fingerprint ---- */
 /* An engine holding prog's functions indexed and scanned (who is called, relevant, allocates,
    whose address is taken; the globals changed after their initializers into mutable_globals),
-   ready to analyze; NULL when out of memory. engine_free releases it. */
+   ready to analyze (with_names: also what each function and its callees name, which only the
+   analysis needs); NULL when out of memory. engine_free releases it. */
 tc_eng *engine_index(const tc_program *prog, const tc_rules *rules, const tc_engine_opts *opts,
-                     tc_map *mutable_globals);
+                     tc_map *mutable_globals, int with_names);
 void engine_free(tc_eng *e);
 /* The roots analyzed first (every main, then every function nobody calls that reaches an API
    call, lambdas aside), in order, into roots (room for e->n_fns); returns their number. */

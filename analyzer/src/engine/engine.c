@@ -396,12 +396,12 @@ typedef struct group {
 } group;
 
 tc_eng *engine_index(const tc_program *prog, const tc_rules *rules, const tc_engine_opts *opts,
-                     tc_map *mutable_globals) {
+                     tc_map *mutable_globals, int with_names) {
   tc_eng *e = calloc(1, sizeof *e);
   if (!e) return NULL;
   if (setup(e, prog, rules, opts) == 0) {
     scan_program(e, mutable_globals);
-    if (call_scope_prepare(e) == 0 && !e->oom) return e;
+    if (call_scope_prepare(e, with_names) == 0 && !e->oom) return e;
   }
   teardown(e);
   return NULL;
@@ -411,7 +411,7 @@ void engine_free(tc_eng *e) { teardown(e); }
 
 static int group_open(group *g, const tc_program *prog, const tc_rules *rules,
                       const tc_engine_opts *opts) {
-  if (!(g->e = engine_index(prog, rules, opts, &g->mutable_globals))) return -1;
+  if (!(g->e = engine_index(prog, rules, opts, &g->mutable_globals, 1))) return -1;
   g->init = run_global_inits(g->e);
   g->ready = 1;
   g->outs_init = g->e->n_outs;
