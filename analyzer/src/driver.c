@@ -302,30 +302,11 @@ typedef struct analysis_totals {
   size_t n_same_effect, n_full;
 } analysis_totals;
 
-/* The digests of the units idx[0..n-1] that have IR, in order (merge_units makes a unit of the
-   program of each: tc_engine_fingerprint_of's unit_digests); NULL when some has none. */
-static uint64_t *unit_digests(const unit_list *ul, const size_t *idx, size_t n, size_t *n_out) {
-  uint64_t *d = calloc(n ? n : 1, sizeof *d);
-  *n_out = 0;
-  for (size_t k = 0; d && k < n; k++) {
-    const tc_job_unit *u = &ul->units[idx[k]];
-    if (!u->prog) continue;
-    if (!u->digest || u->prog->n_units != 1) {
-      free(d);
-      return NULL;
-    }
-    d[(*n_out)++] = u->digest;
-  }
-  return d;
-}
-
 /* The results key of prog's fingerprint (a key space of its own: never a list of unit
    digests); 0 when out of memory. */
-static uint64_t program_fingerprint_key(const tc_program *prog, const uint64_t *digests,
-                                        size_t n_digests, const tc_rules *rules,
+static uint64_t program_fingerprint_key(const tc_program *prog, const tc_rules *rules,
                                         const tc_engine_opts *eo, tc_engine_fingerprint *fp) {
-  const uint64_t *use = digests && n_digests == prog->n_units ? digests : NULL;
-  if (tc_engine_fingerprint_of(prog, use, rules, eo, fp) != 0) return 0;
+  if (tc_engine_fingerprint_of(prog, rules, eo, fp) != 0) return 0;
   const uint64_t words[2] = {0x74636670726f6731ull /* "tcfprog1" */, fp->key};
   return tc_cache_results_key(words, 2, tc_rules_content_hash(rules), eo);
 }
@@ -398,18 +379,14 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
       tc_report_free(&part);
       continue;
     }
-    size_t n_digests = 0;
-    uint64_t *digests = key ? unit_digests(ul, idx, n, &n_digests) : NULL;
     tc_program *prog = merge_units(ul, idx, n);
     if (!prog) {
-      free(digests);
       tc_report_free(&part);
       goto done;
     }
     /* an analysis of the same program but for inert functions (engine.h) gives its findings */
     tc_engine_fingerprint fp = {0};
-    uint64_t fp_key = key ? program_fingerprint_key(prog, digests, n_digests, rules, eo, &fp) : 0;
-    free(digests);
+    uint64_t fp_key = key ? program_fingerprint_key(prog, rules, eo, &fp) : 0;
     if (fp_key && tc_cache_load_results(cache, fp_key, &part) == 0) {
       tc_program_free(prog);
       t->n_same_effect++;

@@ -396,7 +396,6 @@ typedef struct fninfo {
                      paths are kept apart even when it calls no API function */
   uint32_t active; /* activations on the analysis stack */
   int analyzed;
-  int inert;     /* left out of the program's fingerprint (fingerprint.c) */
   int too_costly;
   /* The globals this function, anything it calls, or anything an indirect call of theirs may
      reach (a function whose address is taken) names directly: memo keys cover only these,

@@ -70,11 +70,8 @@ typedef struct tc_engine_fingerprint {
   unsigned long long work_floor; /* the work budget of the program less its inert functions */
   size_t n_inert;                /* functions left out of the key */
 } tc_engine_fingerprint;
-/* Fills *fp for prog; 0, or -1 when out of memory. unit_digests (NULL: none) holds a digest of
-   each unit's IR alone (tc_cache_digest), in prog's unit order: a unit holding no inert
-   function is hashed as its digest, the others function by function. */
-int tc_engine_fingerprint_of(const tc_program *prog, const uint64_t *unit_digests,
-                             const tc_rules *rules, const tc_engine_opts *opts,
-                             tc_engine_fingerprint *fp);
+/* Fills *fp for prog; 0, or -1 when out of memory. */
+int tc_engine_fingerprint_of(const tc_program *prog, const tc_rules *rules,
+                             const tc_engine_opts *opts, tc_engine_fingerprint *fp);
 
 #endif /* TC_ENGINE_H */

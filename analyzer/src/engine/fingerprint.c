@@ -14,19 +14,6 @@
 #include "base/bytes.h"
 #include "engine/eng.h"
 
-static uint64_t hash_bytes_of(const tc_program *prog, const tc_function *fn, const tc_unit *u,
-                              uint64_t h, int *oom) {
-  size_t len = 0;
-  unsigned char *b = tc_ir_serialize_alone(prog, fn, u, &len);
-  if (!b) {
-    *oom = 1;
-    return h;
-  }
-  h = tc_fnv64(h, b, len);
-  free(b);
-  return h;
-}
-
 static int is_inert(tc_eng *e, const fninfo *fi, const tc_map *name_count) {
   const tc_function *fn = fi->fn;
   if (fi->is_init || fi->is_main || fi->relevant || fi->called || fi->address_taken) return 0;
@@ -60,16 +47,14 @@ static uint64_t hash_mutable_globals(const tc_program *prog, const tc_map *mg, u
   return tc_fnv64(h, &n, sizeof n);
 }
 
-int tc_engine_fingerprint_of(const tc_program *prog, const uint64_t *unit_digests,
-                             const tc_rules *rules, const tc_engine_opts *opts,
-                             tc_engine_fingerprint *fp) {
+int tc_engine_fingerprint_of(const tc_program *prog, const tc_rules *rules,
+                             const tc_engine_opts *opts, tc_engine_fingerprint *fp) {
   memset(fp, 0, sizeof *fp);
   tc_map mutable_globals = {0}, name_count = {0};
   tc_eng *e = engine_index(prog, rules, opts, &mutable_globals, 0);
   uint32_t *roots = e ? calloc(e->n_fns ? e->n_fns : 1, sizeof *roots) : NULL;
-  /* units holding an inert function: hashed function by function, the others by digest */
-  uint8_t *has_inert = e ? calloc(prog->n_units ? prog->n_units : 1, 1) : NULL;
-  int oom = !roots || !has_inert;
+  tc_ir_hasher *hasher = e ? tc_ir_hasher_new(prog) : NULL;
+  int oom = !roots || !hasher;
   for (size_t f = 0; !oom && f < e->n_fns; f++) {
     tc_sym name = e->fns[f].fn->name;
     uint32_t c = 0;
@@ -77,25 +62,16 @@ int tc_engine_fingerprint_of(const tc_program *prog, const uint64_t *unit_digest
     map_get(&name_count, name, &c);
     if (map_put(&name_count, name, c + 1)) oom = 1;
   }
-  for (size_t f = 0; !oom && f < e->n_fns; f++)
-    if (is_inert(e, &e->fns[f], &name_count)) {
-      e->fns[f].inert = 1;
-      has_inert[e->fns[f].unit - prog->units] = 1;
-      fp->n_inert++;
-    }
   uint64_t h = TC_FNV_INIT;
-  for (uint32_t u = 0; !oom && u < prog->n_units; u++) {
-    int whole = unit_digests && !has_inert[u];
-    h = tc_fnv64(h, &whole, sizeof whole);
-    if (whole)
-      h = tc_fnv64(h, &unit_digests[u], sizeof unit_digests[u]);
-    else
-      h = hash_bytes_of(prog, NULL, &prog->units[u], h, &oom);
-  }
+  for (uint32_t u = 0; !oom && u < prog->n_units; u++)
+    if (tc_ir_hash_unit_frame(hasher, &prog->units[u], &h)) oom = 1;
   unsigned long long kept_insns = 0;
   for (size_t f = 0; !oom && f < e->n_fns; f++) {
     const fninfo *fi = &e->fns[f];
-    if (fi->inert) continue;
+    if (is_inert(e, fi, &name_count)) {
+      fp->n_inert++;
+      continue;
+    }
     kept_insns += engine_fn_insns(fi->fn);
     uint32_t unit = (uint32_t)(fi->unit - prog->units);
     const int bits[] = {fi->called, fi->relevant, fi->allocates, fi->moves_tags,
@@ -104,7 +80,7 @@ int tc_engine_fingerprint_of(const tc_program *prog, const uint64_t *unit_digest
     for (size_t k = 0; k < sizeof bits / sizeof bits[0]; k++) flags |= (uint32_t)(bits[k] != 0) << k;
     h = tc_fnv64(h, &unit, sizeof unit);
     h = tc_fnv64(h, &flags, sizeof flags);
-    if (!unit_digests || has_inert[unit]) h = hash_bytes_of(prog, fi->fn, NULL, h, &oom);
+    if (tc_ir_hash_function(hasher, fi->fn, &h)) oom = 1;
   }
   if (!oom) h = hash_mutable_globals(prog, &mutable_globals, h, &oom);
   if (!oom) {
@@ -113,8 +89,8 @@ int tc_engine_fingerprint_of(const tc_program *prog, const uint64_t *unit_digest
     fp->key = h ? h : 1;
     fp->work_floor = engine_work_limit(kept_insns);
   }
+  tc_ir_hasher_free(hasher);
   free(roots);
-  free(has_inert);
   map_free(&name_count);
   map_free(&mutable_globals);
   if (e) engine_free(e);

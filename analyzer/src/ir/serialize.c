@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bytes.h"
 #include "ir/ir.h"
 #include "ir/ir_walk.h"
 
@@ -29,9 +30,11 @@ typedef struct ser {
   tc_sym *syms; /* file sym index → sym in p */
   uint32_t n_syms;
   tc_program *p;
-  /* writing one function or a unit's frame alone (tc_ir_serialize_function): symbols as their
-     text, not their numbers, so that the bytes do not depend on the rest of the program */
+  /* hashing one function or a unit's frame alone (tc_ir_hasher): each symbol written as a
+     hash of its text (memoized per symbol), not its number, so that the bytes do not depend
+     on the rest of the program */
   const tc_program *by_text;
+  uint64_t *text_hash; /* per symbol, 0: not computed yet */
 } ser;
 
 static void put_byte(ser *s, unsigned char b) {
@@ -117,10 +120,15 @@ static void io_enum(ser *s, int *v, int lo, int hi) {
 
 static void io_sym(ser *s, tc_sym *v) {
   if (s->by_text) {
-    const char *str = *v ? tc_str(s->by_text, *v) : "";
-    size_t l = strlen(str);
-    put_varint(s, l + (*v != 0)); /* 0: no symbol, else the length + 1 */
-    for (size_t k = 0; k < l; k++) put_byte(s, (unsigned char)str[k]);
+    uint64_t h = 0; /* no symbol */
+    if (*v) {
+      if (!s->text_hash[*v]) {
+        const char *str = tc_str(s->by_text, *v);
+        s->text_hash[*v] = tc_fnv64(TC_FNV_INIT, str, strlen(str)) | 1;
+      }
+      h = s->text_hash[*v];
+    }
+    io_u64(s, &h);
     return;
   }
   io_u32(s, v);
@@ -343,28 +351,70 @@ unsigned char *tc_ir_serialize(const tc_program *p, size_t *len) {
   return s.buf;
 }
 
-unsigned char *tc_ir_serialize_alone(const tc_program *p, const tc_function *f, const tc_unit *u,
-                                     size_t *len) {
+struct tc_ir_hasher {
   ser s;
-  memset(&s, 0, sizeof s);
-  s.by_text = p;
-  put_varint(&s, TC_IR_FORMAT);
-  if (f) { /* the writer stores back the pointers it read: a copy keeps f untouched */
-    tc_function copy = *f;
-    io_function(&s, &copy);
-  }
-  if (u) {
-    tc_unit copy = *u;
-    io_sym(&s, &copy.file);
-    io_int(&s, &copy.parse_failed);
-    io_globals(&s, &copy);
-  }
-  if (s.bad || !s.len) {
-    free(s.buf);
+};
+
+tc_ir_hasher *tc_ir_hasher_new(const tc_program *p) {
+  tc_ir_hasher *h = calloc(1, sizeof *h);
+  uint32_t n = tc_ir_sym_count(p);
+  if (h) h->s.text_hash = calloc(n ? n : 1, sizeof *h->s.text_hash);
+  if (!h || !h->s.text_hash) {
+    tc_ir_hasher_free(h);
     return NULL;
   }
-  *len = s.len;
-  return s.buf;
+  h->s.by_text = p;
+  return h;
+}
+
+void tc_ir_hasher_free(tc_ir_hasher *h) {
+  if (!h) return;
+  free(h->s.buf);
+  free(h->s.text_hash);
+  free(h);
+}
+
+/* splitmix64's finalizer: every bit of x reaches every bit of the result. */
+static uint64_t mix64(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/* seed folded with n bytes at p, eight at a time (byte-wise FNV was most of the fingerprint's
+   time). */
+static uint64_t fold_bytes(uint64_t h, const unsigned char *p, size_t n) {
+  h = mix64(h ^ n);
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    h = mix64(h ^ w) + 0x9e3779b97f4a7c15ull;
+  }
+  uint64_t w = 0;
+  for (size_t i = 0; i < n; i++) w |= (uint64_t)p[i] << (8 * i);
+  return mix64(h ^ w);
+}
+
+/* Hashes what the writer put since the last call into seed. */
+static int hasher_fold(tc_ir_hasher *h, uint64_t *seed) {
+  int ok = !h->s.bad;
+  if (ok) *seed = fold_bytes(*seed, h->s.buf, h->s.len);
+  h->s.len = 0;
+  return ok ? 0 : -1;
+}
+
+int tc_ir_hash_function(tc_ir_hasher *h, const tc_function *f, uint64_t *seed) {
+  tc_function copy = *f; /* the writer stores back the pointers it read: f stays untouched */
+  io_function(&h->s, &copy);
+  return hasher_fold(h, seed);
+}
+
+int tc_ir_hash_unit_frame(tc_ir_hasher *h, const tc_unit *u, uint64_t *seed) {
+  tc_unit copy = *u;
+  io_sym(&h->s, &copy.file);
+  io_int(&h->s, &copy.parse_failed);
+  io_globals(&h->s, &copy);
+  return hasher_fold(h, seed);
 }
 
 tc_program *tc_ir_deserialize(const unsigned char *buf, size_t len) {
