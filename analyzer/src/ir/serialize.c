@@ -37,19 +37,24 @@ typedef struct ser {
   uint64_t *text_hash; /* per symbol, 0: not computed yet */
 } ser;
 
-static void put_byte(ser *s, unsigned char b) {
-  if (s->bad) return;
-  if (s->len == s->cap) {
-    size_t cap = s->cap ? s->cap * 2 : 4096;
-    unsigned char *nb = realloc(s->buf, cap);
-    if (!nb) {
-      s->bad = 1;
-      return;
-    }
-    s->buf = nb;
-    s->cap = cap;
+/* Room for n more bytes; 0, or -1 (s->bad) when out of memory. */
+static int reserve(ser *s, size_t n) {
+  if (s->bad) return -1;
+  if (s->cap - s->len >= n) return 0;
+  size_t cap = s->cap ? s->cap * 2 : 4096;
+  while (cap - s->len < n) cap *= 2;
+  unsigned char *nb = realloc(s->buf, cap);
+  if (!nb) {
+    s->bad = 1;
+    return -1;
   }
-  s->buf[s->len++] = b;
+  s->buf = nb;
+  s->cap = cap;
+  return 0;
+}
+
+static void put_byte(ser *s, unsigned char b) {
+  if (reserve(s, 1) == 0) s->buf[s->len++] = b;
 }
 
 static uint64_t get_varint(ser *s) {
@@ -68,11 +73,12 @@ static uint64_t get_varint(ser *s) {
 }
 
 static void put_varint(ser *s, uint64_t v) {
+  if (reserve(s, 10) != 0) return; /* a varint of 64 bits takes at most 10 bytes */
   while (v >= 0x80) {
-    put_byte(s, (unsigned char)(v | 0x80));
+    s->buf[s->len++] = (unsigned char)(v | 0x80);
     v >>= 7;
   }
-  put_byte(s, (unsigned char)v);
+  s->buf[s->len++] = (unsigned char)v;
 }
 
 static void io_u64(ser *s, uint64_t *v) {
@@ -128,7 +134,10 @@ static void io_sym(ser *s, tc_sym *v) {
       }
       h = s->text_hash[*v];
     }
-    io_u64(s, &h);
+    if (reserve(s, sizeof h) == 0) { /* as it is: a varint of a hash is 10 bytes */
+      memcpy(s->buf + s->len, &h, sizeof h);
+      s->len += sizeof h;
+    }
     return;
   }
   io_u32(s, v);
