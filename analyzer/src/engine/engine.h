@@ -70,8 +70,16 @@ typedef struct tc_engine_fingerprint {
   unsigned long long work_floor; /* the work budget of the program less its inert functions */
   size_t n_inert;                /* functions left out of the key */
 } tc_engine_fingerprint;
-/* Fills *fp for prog; 0, or -1 when out of memory. */
-int tc_engine_fingerprint_of(const tc_program *prog, const tc_rules *rules,
+/* Units' parts of fingerprints by their IR digest, for a caller that fingerprints the same
+   units again (the editor's session): only the edited unit is hashed again. Bounded. */
+typedef struct tc_fingerprint_memo tc_fingerprint_memo;
+tc_fingerprint_memo *tc_fingerprint_memo_new(void); /* NULL when out of memory */
+void tc_fingerprint_memo_free(tc_fingerprint_memo *m);
+/* Fills *fp for prog; 0, or -1 when out of memory. unit_digests (NULL: none) holds each unit's
+   IR digest (tc_cache_digest of the unit alone) in prog's unit order, memo (NULL: none) the
+   parts of units seen before. */
+int tc_engine_fingerprint_of(const tc_program *prog, const uint64_t *unit_digests,
+                             tc_fingerprint_memo *memo, const tc_rules *rules,
                              const tc_engine_opts *opts, tc_engine_fingerprint *fp);
 
 #endif /* TC_ENGINE_H */

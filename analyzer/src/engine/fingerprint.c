@@ -8,6 +8,7 @@
  * another function); what it could change in other functions' flags (a callee's `called`, a
  * global written) is in the key; its instructions only raise the whole-program budget, which
  * an analysis that stayed below work_floor never reached. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,14 +48,74 @@ static uint64_t hash_mutable_globals(const tc_program *prog, const tc_map *mg, u
   return tc_fnv64(h, &n, sizeof n);
 }
 
-int tc_engine_fingerprint_of(const tc_program *prog, const tc_rules *rules,
+/* ---- the memo of units' parts ---- */
+
+#define MEMO_MAX 4096u /* entries kept before the memo starts over (edits make new digests) */
+
+struct tc_fingerprint_memo {
+  tc_map index; /* unit digest -> slot + 1 */
+  uint64_t *parts;
+  size_t n, cap;
+};
+
+tc_fingerprint_memo *tc_fingerprint_memo_new(void) { return calloc(1, sizeof(tc_fingerprint_memo)); }
+
+void tc_fingerprint_memo_free(tc_fingerprint_memo *m) {
+  if (!m) return;
+  map_free(&m->index);
+  free(m->parts);
+  free(m);
+}
+
+static int memo_get(const tc_fingerprint_memo *m, uint64_t digest, uint64_t *part) {
+  uint32_t slot;
+  if (!m || !digest || !map_get(&m->index, digest, &slot)) return 0;
+  *part = m->parts[slot - 1];
+  return 1;
+}
+
+static void memo_put(tc_fingerprint_memo *m, uint64_t digest, uint64_t part) {
+  if (!m || !digest) return;
+  if (m->n >= MEMO_MAX) { /* bounded: a long session's old digests go */
+    map_free(&m->index);
+    memset(&m->index, 0, sizeof m->index);
+    m->n = 0;
+  }
+  uint64_t *slot = VEC_PUSH(m->parts, m->n, m->cap);
+  if (!slot) return;
+  *slot = part;
+  if (map_put(&m->index, digest, (uint32_t)m->n)) m->n--; /* out of memory: not kept */
+}
+
+/* The part of unit u in the fingerprint: its frame and every function of it (deduplicated
+   copies included: which copy is kept depends on other units) but the inert ones. Depends only
+   on the unit's code when it holds no inert function: then memoized by its digest. */
+static int unit_part(tc_ir_hasher *hasher, const tc_unit *u, const tc_map *inert_fns,
+                     uint64_t *part) {
+  uint64_t h = TC_FNV_INIT;
+  if (tc_ir_hash_unit_frame(hasher, u, &h)) return -1;
+  for (uint32_t i = 0; i <= u->n_functions; i++) {
+    const tc_function *fn = i < u->n_functions ? &u->functions[i] : u->global_init;
+    if (!fn) continue;
+    if (map_get(inert_fns, (uint64_t)(uintptr_t)fn, NULL)) continue;
+    if (tc_ir_hash_function(hasher, fn, &h)) return -1; /* in order: no place (an inert
+                                                             function's would move the rest) */
+  }
+  *part = h;
+  return 0;
+}
+
+int tc_engine_fingerprint_of(const tc_program *prog, const uint64_t *unit_digests,
+                             tc_fingerprint_memo *memo, const tc_rules *rules,
                              const tc_engine_opts *opts, tc_engine_fingerprint *fp) {
   memset(fp, 0, sizeof *fp);
-  tc_map mutable_globals = {0}, name_count = {0};
+  tc_map mutable_globals = {0}, name_count = {0}, inert_fns = {0};
   tc_eng *e = engine_index(prog, rules, opts, &mutable_globals, 0);
   uint32_t *roots = e ? calloc(e->n_fns ? e->n_fns : 1, sizeof *roots) : NULL;
+  uint8_t *inert = e ? calloc(e->n_fns ? e->n_fns : 1, 1) : NULL;
+  uint8_t *unit_inert = e ? calloc(prog->n_units ? prog->n_units : 1, 1) : NULL;
   tc_ir_hasher *hasher = e ? tc_ir_hasher_new(prog) : NULL;
-  int oom = !roots || !hasher;
+  int oom = !roots || !inert || !unit_inert || !hasher;
   for (size_t f = 0; !oom && f < e->n_fns; f++) {
     tc_sym name = e->fns[f].fn->name;
     uint32_t c = 0;
@@ -62,25 +123,34 @@ int tc_engine_fingerprint_of(const tc_program *prog, const tc_rules *rules,
     map_get(&name_count, name, &c);
     if (map_put(&name_count, name, c + 1)) oom = 1;
   }
+  for (size_t f = 0; !oom && f < e->n_fns; f++)
+    if (is_inert(e, &e->fns[f], &name_count)) {
+      inert[f] = 1;
+      unit_inert[e->fns[f].unit - prog->units] = 1;
+      fp->n_inert++;
+      if (map_put(&inert_fns, (uint64_t)(uintptr_t)e->fns[f].fn, 1)) oom = 1;
+    }
   uint64_t h = TC_FNV_INIT;
-  for (uint32_t u = 0; !oom && u < prog->n_units; u++)
-    if (tc_ir_hash_unit_frame(hasher, &prog->units[u], &h)) oom = 1;
+  for (uint32_t u = 0; !oom && u < prog->n_units; u++) {
+    uint64_t digest = unit_digests && !unit_inert[u] ? unit_digests[u] : 0, part = 0;
+    if (!memo_get(memo, digest, &part)) {
+      if (unit_part(hasher, &prog->units[u], &inert_fns, &part)) oom = 1;
+      else memo_put(memo, digest, part);
+    }
+    h = tc_fnv64(h, &part, sizeof part);
+  }
+  /* each function's flags, in the engine's order (the order of the units' parts) and with its
+     unit */
   unsigned long long kept_insns = 0;
   for (size_t f = 0; !oom && f < e->n_fns; f++) {
     const fninfo *fi = &e->fns[f];
-    if (is_inert(e, fi, &name_count)) {
-      fp->n_inert++;
-      continue;
-    }
+    if (inert[f]) continue;
     kept_insns += engine_fn_insns(fi->fn);
-    uint32_t unit = (uint32_t)(fi->unit - prog->units);
     const int bits[] = {fi->called, fi->relevant, fi->allocates, fi->moves_tags,
                         fi->address_taken, fi->is_main, fi->is_init, fi->next_same_usr != 0};
-    uint32_t flags = 0;
-    for (size_t k = 0; k < sizeof bits / sizeof bits[0]; k++) flags |= (uint32_t)(bits[k] != 0) << k;
-    h = tc_fnv64(h, &unit, sizeof unit);
-    h = tc_fnv64(h, &flags, sizeof flags);
-    if (tc_ir_hash_function(hasher, fi->fn, &h)) oom = 1;
+    uint32_t words[2] = {(uint32_t)(fi->unit - prog->units), 0};
+    for (size_t k = 0; k < sizeof bits / sizeof bits[0]; k++) words[1] |= (uint32_t)(bits[k] != 0) << k;
+    h = tc_fnv64(h, words, sizeof words);
   }
   if (!oom) h = hash_mutable_globals(prog, &mutable_globals, h, &oom);
   if (!oom) {
@@ -91,7 +161,10 @@ int tc_engine_fingerprint_of(const tc_program *prog, const tc_rules *rules,
   }
   tc_ir_hasher_free(hasher);
   free(roots);
+  free(inert);
+  free(unit_inert);
   map_free(&name_count);
+  map_free(&inert_fns);
   map_free(&mutable_globals);
   if (e) engine_free(e);
   return oom ? -1 : 0;
