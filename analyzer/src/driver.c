@@ -297,7 +297,39 @@ typedef struct analysis_totals {
   tc_engine_stats es;   /* summed over the components analyzed */
   size_t n_components, n_reused, n_units;
   size_t n_unreached; /* components that name no described function: nothing to analyze */
+  /* components changed since the cache's analyses: their findings taken from an analysis of
+     the same program but for inert functions (tc_engine_fingerprint), or analyzed in full */
+  size_t n_same_effect, n_full;
 } analysis_totals;
+
+/* The digests of the units idx[0..n-1] that have IR, in order (merge_units makes a unit of the
+   program of each); NULL when some has none. */
+static uint64_t *unit_digests(const unit_list *ul, const size_t *idx, size_t n, size_t *n_out) {
+  uint64_t *d = calloc(n ? n : 1, sizeof *d);
+  *n_out = 0;
+  for (size_t k = 0; d && k < n; k++) {
+    const tc_job_unit *u = &ul->units[idx[k]];
+    if (!u->prog) continue;
+    if (!u->digest || u->prog->n_units != 1) {
+      free(d);
+      return NULL;
+    }
+    d[(*n_out)++] = u->digest;
+  }
+  return d;
+}
+
+/* The results key of prog's fingerprint (a key space of its own: never a list of unit
+   digests); 0 when out of memory. */
+static uint64_t program_fingerprint_key(const tc_program *prog, const uint64_t *digests,
+                                        size_t n_digests, tc_fingerprint_memo *memo,
+                                        const tc_rules *rules, const tc_engine_opts *eo,
+                                        tc_engine_fingerprint *fp) {
+  const uint64_t *use = digests && n_digests == prog->n_units ? digests : NULL;
+  if (tc_engine_fingerprint_of(prog, use, use ? memo : NULL, rules, eo, fp) != 0) return 0;
+  const uint64_t words[2] = {0x74636670726f6731ull /* "tcfprog1" */, fp->key};
+  return tc_cache_results_key(words, 2, tc_rules_content_hash(rules), eo);
+}
 
 /* 1 when some unit of idx[0..n-1] names a function the rules describe (driver/reach.h). */
 static int component_names_api(const unit_list *ul, const size_t *idx, size_t n,
@@ -314,8 +346,8 @@ static int component_names_api(const unit_list *ul, const size_t *idx, size_t n,
    memory. */
 static int analyze_components(const tc_options *o, unit_list *ul, const tc_selection *sel,
                               const tc_rules *rules, tc_engine_opts *eo, tc_cache *cache,
-                              tc_report *r, analysis_totals *t, unsigned char *analyzed,
-                              tc_progress *progress) {
+                              tc_fingerprint_memo *fp_memo, tc_report *r, analysis_totals *t,
+                              unsigned char *analyzed, tc_progress *progress) {
   size_t *comp = calloc(ul->n ? ul->n : 1, sizeof *comp);
   size_t *idx = calloc(ul->n ? ul->n : 1, sizeof *idx);
   size_t *first = calloc(ul->n + 1, sizeof *first); /* members of component c: */
@@ -367,11 +399,28 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
       tc_report_free(&part);
       continue;
     }
+    size_t n_digests = 0;
+    uint64_t *digests = key && fp_memo ? unit_digests(ul, idx, n, &n_digests) : NULL;
     tc_program *prog = merge_units(ul, idx, n);
     if (!prog) {
+      free(digests);
       tc_report_free(&part);
       goto done;
     }
+    /* an analysis of the same program but for inert functions (engine.h) gives its findings */
+    tc_engine_fingerprint fp = {0};
+    uint64_t fp_key =
+        key ? program_fingerprint_key(prog, digests, n_digests, fp_memo, rules, eo, &fp) : 0;
+    free(digests);
+    if (fp_key && tc_cache_load_results(cache, fp_key, &part) == 0) {
+      tc_program_free(prog);
+      t->n_same_effect++;
+      tc_cache_store_results(cache, key, &part);
+      tc_report_take(r, &part);
+      tc_report_free(&part);
+      continue;
+    }
+    if (key) t->n_full++;
     tc_engine_stats es;
     memset(&es, 0, sizeof es);
     eo->stats = &es;
@@ -392,6 +441,9 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
       key = 0;
     }
     if (key) tc_cache_store_results(cache, key, &part);
+    /* stored for a later program differing only in inert functions, when no budget that
+       depends on them decided anything */
+    if (key && fp_key && es.work_peak < fp.work_floor) tc_cache_store_results(cache, fp_key, &part);
     tc_report_take(r, &part);
     tc_report_free(&part);
     t->es.insns += es.insns;
@@ -668,7 +720,7 @@ int tc_driver_run(tc_options *o) {
   analysis_totals at;
   memset(&at, 0, sizeof at);
   note_calls_elsewhere(o, &ul, rules); /* before the analysis consumes the units' programs */
-  int arc = analyze_components(o, &ul, &sel, rules, &eo, cache, &r, &at, NULL, &progress);
+  int arc = analyze_components(o, &ul, &sel, rules, &eo, cache, NULL, &r, &at, NULL, &progress);
   tc_progress_end(&progress);
   if (arc != 0) {
     fprintf(stderr, "tagcheck: the analysis ran out of memory\n");
@@ -718,6 +770,10 @@ int tc_driver_run(tc_options *o) {
     fprintf(stderr, "tagcheck: stats: memo keys of user calls: %llu walked, %llu proven equal "
             "to the callee's previous key without a walk\n",
             at.es.keys_walked, at.es.keys_reused);
+  if (stats && (at.n_same_effect || at.n_full))
+    fprintf(stderr, "tagcheck: stats: programs changed since their cached analysis: %zu taken "
+            "from an analysis that differed only in functions reaching no API call, %zu "
+            "analyzed in full\n", at.n_same_effect, at.n_full);
   if (stats && at.n_unreached)
     fprintf(stderr, "tagcheck: stats: %zu component%s named no described function (not analyzed)\n",
             at.n_unreached, at.n_unreached == 1 ? "" : "s");
@@ -755,12 +811,17 @@ struct tc_session {
                           the editor's units (none: in this process) */
   size_t n_workers;
   tc_unit_table *units; /* the units lowered from disk, kept between analyses */
+  tc_fingerprint_memo *fp_memo; /* units' parts of program fingerprints, between analyses */
 };
 
 tc_session *tc_session_new(const tc_options *cli, const tc_options *o, char *err, size_t err_len) {
   tc_session *s = calloc(1, sizeof *s);
-  if (!s || !(s->scope = tc_config_scope_new(cli, o)) || !(s->units = tc_unit_table_new())) {
-    if (s) tc_config_scope_free(s->scope);
+  if (!s || !(s->scope = tc_config_scope_new(cli, o)) || !(s->units = tc_unit_table_new()) ||
+      !(s->fp_memo = tc_fingerprint_memo_new())) {
+    if (s) {
+      tc_config_scope_free(s->scope);
+      tc_unit_table_free(s->units);
+    }
     free(s);
     snprintf(err, err_len, "out of memory");
     return NULL;
@@ -790,6 +851,7 @@ void tc_session_free(tc_session *s) {
   for (size_t i = 0; i < s->n_workers; i++) tc_worker_free(s->workers[i]);
   free(s->workers);
   tc_unit_table_free(s->units);
+  tc_fingerprint_memo_free(s->fp_memo);
   tc_rules_free(s->rules);
   tc_config_scope_free(s->scope);
   free(s);
@@ -979,7 +1041,7 @@ static int session_program(tc_session *s, const tc_compdb *db, const tc_compile_
   tc_engine_opts eo = engine_opts(o, tc_config_scope_cli(s->scope));
   analysis_totals at;
   memset(&at, 0, sizeof at);
-  if (analyze_components(o, &ul, &sel, s->rules, &eo, cache, r, &at, analyzed, NULL) != 0) {
+  if (analyze_components(o, &ul, &sel, s->rules, &eo, cache, s->fp_memo, r, &at, analyzed, NULL) != 0) {
     snprintf(err, err_len, "the analysis ran out of memory");
     goto done;
   }

@@ -34,6 +34,7 @@ static void child(int fd, const tc_program *prog, const tc_rules *rules, tc_engi
   tc_bb_u64(&b, es.insns);
   tc_bb_u64(&b, es.keys_walked);
   tc_bb_u64(&b, es.keys_reused);
+  tc_bb_u64(&b, es.work_peak);
   if (rc == 0) tc_report_encode(&b, &part, 0);
   int sent = !b.bad && tc_chan_send(fd, b.p, b.len) == 0;
   _exit(sent ? 0 : 1); /* no cleanup: the parent owns everything the child inherited */
@@ -52,6 +53,7 @@ static int decode(const tc_bbuf *b, tc_engine_opts *eo, tc_report *part) {
   es.insns = tc_rd_u64(&r);
   es.keys_walked = tc_rd_u64(&r);
   es.keys_reused = tc_rd_u64(&r);
+  es.work_peak = tc_rd_u64(&r);
   if (r.bad) return -2;
   if (failed) return -1;
   if (tc_report_decode(&r, part, 0) != 0 || r.pos != r.len) return -2;

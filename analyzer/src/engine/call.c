@@ -161,7 +161,7 @@ static int named_union(tc_eng *e, tc_map *dst, const tc_map *src) {
   return grew;
 }
 
-int call_scope_prepare(tc_eng *e) {
+int call_scope_prepare(tc_eng *e, int with_names) {
   /* indirect: makes an indirect call; taken: its address is taken (an indirect call's target
      is a function designator's value, so one of these) */
   uint8_t *indirect = calloc(e->n_fns ? e->n_fns : 1, 1);
@@ -179,26 +179,26 @@ int call_scope_prepare(tc_eng *e) {
       const tc_block *bl = &fn->blocks[b];
       for (uint32_t i = 0; i < bl->n_insns; i++) {
         const tc_insn *in = &bl->insns[i];
-        if (in->has_dst) name_path(e, fi, &in->dst);
+        if (in->has_dst && with_names) name_path(e, fi, &in->dst);
         const tc_opnd *ops[3] = {&in->a, &in->b, &in->callee.target};
         for (int o = 0; o < 3; o++) {
-          name_opnd(e, fi, ops[o]);
+          if (with_names) name_opnd(e, fi, ops[o]);
           mark_address_taken(e, ops[o], taken);
         }
         for (uint32_t a = 0; a < in->n_args; a++) {
-          name_opnd(e, fi, &in->args[a]);
+          if (with_names) name_opnd(e, fi, &in->args[a]);
           mark_address_taken(e, &in->args[a], taken);
         }
         if (in->kind == TC_I_CALL && in->callee.indirect) indirect[f] = 1;
       }
-      name_opnd(e, fi, &bl->term.cond);
+      if (with_names) name_opnd(e, fi, &bl->term.cond);
       mark_address_taken(e, &bl->term.cond, taken);
     }
   }
   /* what callees name, their callers name too; an indirect call, what any function whose
      address is taken names */
   tc_map via_pointer = {0};
-  for (int changed = 1; changed && !e->oom;) {
+  for (int changed = with_names; changed && !e->oom;) {
     changed = 0;
     for (size_t f = 0; f < e->n_fns; f++)
       if (taken[f] && named_union(e, &via_pointer, &e->fns[f].named)) changed = 1;

@@ -685,8 +685,30 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
 void call_unknown(frame *f, astate *s, const tc_insn *in);
 void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out);
 void frame_clear(tc_eng *e, astate *s, fninfo *fi, uint32_t inst);
-/* Computes every function's `named` globals (after scan_program). */
-int call_scope_prepare(tc_eng *e);
+/* Marks the functions whose address is taken and, with_names, computes every function's
+   `named` globals (after scan_program). */
+int call_scope_prepare(tc_eng *e, int with_names);
+
+/* ---- the program's index (engine.c), shared by the analysis and its fingerprint ---- */
+/* An engine holding prog's functions indexed and scanned (who is called, relevant, allocates,
+   whose address is taken; the globals changed after their initializers into mutable_globals),
+   ready to analyze (with_names: also what each function and its callees name, which only the
+   analysis needs); NULL when out of memory. engine_free releases it. */
+tc_eng *engine_index(const tc_program *prog, const tc_rules *rules, const tc_engine_opts *opts,
+                     tc_map *mutable_globals, int with_names);
+void engine_free(tc_eng *e);
+/* The roots analyzed first (every main, then every function nobody calls that reaches an API
+   call, lambdas aside), in order, into roots (room for e->n_fns); returns their number. */
+size_t engine_entry_roots(const tc_eng *e, uint32_t *roots);
+/* The number of root groups a program of insns instructions and n_roots first roots is
+   analyzed in. */
+size_t engine_group_count(unsigned long long insns, const tc_engine_opts *opts, size_t n_roots);
+/* Instructions of every function of every unit (the groups' measure); of one function (the
+   budgets' measure, which counts each function once); the whole-program work budget of a
+   program of insns instructions (each group's). */
+unsigned long long engine_program_insns(const tc_program *prog);
+unsigned long long engine_fn_insns(const tc_function *fn);
+unsigned long long engine_work_limit(unsigned long long insns);
 
 /* api.c, api_operands.c */
 void api_prepare(tc_eng *e); /* resolves the field ids above (api_operands.c) */

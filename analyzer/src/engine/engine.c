@@ -136,7 +136,7 @@ static int setup(tc_eng *e, const tc_program *prog, const tc_rules *rules,
       fi->idx = (uint32_t)e->n_fns++;
       fi->is_init = is_init;
       fi->is_main = !is_init && strcmp(tc_str(prog, fn->name), "main") == 0;
-      for (uint32_t b = 0; b < fn->n_blocks; b++) total_insns += fn->blocks[b].n_insns + 1;
+      total_insns += engine_fn_insns(fn);
       if (is_init) continue;
       if (last_same) {
         last_same->next_same_usr = fi->idx + 1;
@@ -150,8 +150,16 @@ static int setup(tc_eng *e, const tc_program *prog, const tc_rules *rules,
   }
   map_free(&unit_bound);
   if (e->oom) return -1;
-  e->work_limit = 20000000ull + 200ull * total_insns;
+  e->work_limit = engine_work_limit(total_insns);
   return 0;
+}
+
+unsigned long long engine_work_limit(unsigned long long insns) { return 20000000ull + 200ull * insns; }
+
+unsigned long long engine_fn_insns(const tc_function *fn) {
+  unsigned long long n = 0;
+  for (uint32_t b = 0; b < fn->n_blocks; b++) n += fn->blocks[b].n_insns + 1;
+  return n;
 }
 
 /* Who is called directly, who allocates (transitively), which globals change after their
@@ -387,13 +395,23 @@ typedef struct group {
   size_t outs_init, outs_a; /* the log after the initializers, after phase A */
 } group;
 
+tc_eng *engine_index(const tc_program *prog, const tc_rules *rules, const tc_engine_opts *opts,
+                     tc_map *mutable_globals, int with_names) {
+  tc_eng *e = calloc(1, sizeof *e);
+  if (!e) return NULL;
+  if (setup(e, prog, rules, opts) == 0) {
+    scan_program(e, mutable_globals);
+    if (call_scope_prepare(e, with_names) == 0 && !e->oom) return e;
+  }
+  teardown(e);
+  return NULL;
+}
+
+void engine_free(tc_eng *e) { teardown(e); }
+
 static int group_open(group *g, const tc_program *prog, const tc_rules *rules,
                       const tc_engine_opts *opts) {
-  g->e = calloc(1, sizeof *g->e);
-  if (!g->e) return -1;
-  if (setup(g->e, prog, rules, opts)) return -1;
-  scan_program(g->e, &g->mutable_globals);
-  if (call_scope_prepare(g->e)) return -1;
+  if (!(g->e = engine_index(prog, rules, opts, &g->mutable_globals, 1))) return -1;
   g->init = run_global_inits(g->e);
   g->ready = 1;
   g->outs_init = g->e->n_outs;
@@ -454,7 +472,7 @@ static void pool_run(group_pool *p, unsigned jobs) {
   tc_parallel_for(&loop);
 }
 
-static unsigned long long program_insns(const tc_program *prog) {
+unsigned long long engine_program_insns(const tc_program *prog) {
   unsigned long long n = 0;
   for (uint32_t u = 0; u < prog->n_units; u++) {
     const tc_unit *unit = &prog->units[u];
@@ -523,6 +541,29 @@ static void mark_maybe_reached(const group *gs, size_t n_groups, uint8_t *flags)
   }
 }
 
+size_t engine_entry_roots(const tc_eng *e, uint32_t *roots) {
+  size_t n = 0;
+  for (size_t f = 0; f < e->n_fns; f++)
+    if (e->fns[f].is_main) roots[n++] = (uint32_t)f;
+  /* a lambda's body runs only where its closure is called (SPEC §7): never a root of its own;
+     a function that reaches no API call would be a root with nothing to analyze */
+  for (size_t f = 0; f < e->n_fns; f++) {
+    const fninfo *fi = &e->fns[f];
+    if (!fi->is_init && !fi->is_main && !fi->called && !fi->fn->is_lambda && fi->relevant)
+      roots[n++] = (uint32_t)f;
+  }
+  return n;
+}
+
+size_t engine_group_count(unsigned long long insns, const tc_engine_opts *opts, size_t n_roots) {
+  unsigned want = opts && opts->groups ? opts->groups : 1;
+  /* a power of two (even shares for 2 or 4 threads), a group per GROUP_INSNS instructions */
+  if (!(opts && opts->groups))
+    while (want * 2 <= GROUPS_MAX && insns >= GROUP_INSNS * want * 2) want *= 2;
+  if (want > GROUPS_MAX) want = GROUPS_MAX;
+  return want < n_roots ? want : (n_roots ? n_roots : 1);
+}
+
 int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_engine_opts *opts,
                       tc_report *out) {
   if (!prog || !rules || !out) return -1;
@@ -538,20 +579,9 @@ int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_en
   /* phase A: every main, then every function no one calls; phase B: what they never reached */
   roots = calloc(e->n_fns ? e->n_fns : 1, sizeof *roots);
   if (!roots) goto done;
-  size_t n_a = 0;
-  for (size_t f = 0; f < e->n_fns; f++)
-    if (e->fns[f].is_main) roots[n_a++] = (uint32_t)f;
-  /* a lambda's body runs only where its closure is called (SPEC §7): never a root of its own */
-  for (size_t f = 0; f < e->n_fns; f++)
-    if (!e->fns[f].is_init && !e->fns[f].is_main && !e->fns[f].called && !e->fns[f].fn->is_lambda)
-      roots[n_a++] = (uint32_t)f;
-  unsigned long long insns = program_insns(prog);
-  unsigned want = opts && opts->groups ? opts->groups : 1;
-  /* a power of two (even shares for 2 or 4 threads), a group per GROUP_INSNS instructions */
-  if (!(opts && opts->groups))
-    while (want * 2 <= GROUPS_MAX && insns >= GROUP_INSNS * want * 2) want *= 2;
-  if (want > GROUPS_MAX) want = GROUPS_MAX;
-  n_groups = want < n_a ? want : (n_a ? n_a : 1);
+  size_t n_a = engine_entry_roots(e, roots);
+  unsigned long long insns = engine_program_insns(prog);
+  n_groups = engine_group_count(insns, opts, n_a);
   gs = calloc(n_groups, sizeof *gs);
   if (!gs) goto done;
   gs[0] = first;
@@ -578,7 +608,7 @@ int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_en
   mark_maybe_reached(gs, n_groups, maybe_reached);
   size_t n_b = 0;
   for (size_t f = 0; f < e->n_fns; f++) {
-    if (e->fns[f].is_init || e->fns[f].is_main) continue;
+    if (e->fns[f].is_init || e->fns[f].is_main || !e->fns[f].relevant) continue; /* no-op roots */
     int reached = 0;
     for (size_t i = 0; i < n_groups && !reached && n_groups > 1; i++) reached = gs[i].e->fns[f].analyzed;
     if (reached) continue;
@@ -600,7 +630,9 @@ int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_en
     opts->stats->insns = insns;
     opts->stats->roots = 0;
     opts->stats->keys_walked = opts->stats->keys_reused = 0;
+    opts->stats->work_peak = 0;
     for (size_t i = 0; i < n_groups; i++) {
+      if (gs[i].e->work > opts->stats->work_peak) opts->stats->work_peak = gs[i].e->work;
       opts->stats->roots += gs[i].e->n_roots_analyzed;
       opts->stats->keys_walked += gs[i].e->n_keys_walked;
       opts->stats->keys_reused += gs[i].e->n_keys_reused;

@@ -29,6 +29,8 @@ typedef struct tc_engine_stats {
   /* calls of user functions whose memo key was computed by walking what the callee can see,
      and those whose key was proven equal to the callee's previous one without the walk */
   unsigned long long keys_walked, keys_reused;
+  /* the most work steps any group's engine took (tc_engine_fingerprint's work_floor) */
+  unsigned long long work_peak;
 } tc_engine_stats;
 
 typedef struct tc_engine_opts {
@@ -54,5 +56,30 @@ typedef struct tc_engine_opts {
    appends the findings to out. Returns 0, or -1 on an internal failure (out of memory). */
 int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_engine_opts *opts,
                       tc_report *out);
+
+/* What an analysis of a program reads, hashed (engine/fingerprint.c): the IR, units and flags
+   of every function except the inert ones — functions that reach no API call, that nothing
+   calls and whose address nobody takes, whose name is their own (no other function's, no API
+   function's) —, the globals that change after their initializers, the root groups. Two
+   programs with the same key whose analysis of one took fewer than work_floor steps in every
+   group (tc_engine_stats.work_peak) have the same findings: an edit that changes only inert
+   functions (a new helper not called yet, a function that only computes) need not be analyzed
+   again. The key does not cover the rules or the engine's options. */
+typedef struct tc_engine_fingerprint {
+  uint64_t key;
+  unsigned long long work_floor; /* the work budget of the program less its inert functions */
+  size_t n_inert;                /* functions left out of the key */
+} tc_engine_fingerprint;
+/* Units' parts of fingerprints by their IR digest, for a caller that fingerprints the same
+   units again (the editor's session): only the edited unit is hashed again. Bounded. */
+typedef struct tc_fingerprint_memo tc_fingerprint_memo;
+tc_fingerprint_memo *tc_fingerprint_memo_new(void); /* NULL when out of memory */
+void tc_fingerprint_memo_free(tc_fingerprint_memo *m);
+/* Fills *fp for prog; 0, or -1 when out of memory. unit_digests (NULL: none) holds each unit's
+   IR digest (tc_cache_digest of the unit alone) in prog's unit order, memo (NULL: none) the
+   parts of units seen before. */
+int tc_engine_fingerprint_of(const tc_program *prog, const uint64_t *unit_digests,
+                             tc_fingerprint_memo *memo, const tc_rules *rules,
+                             const tc_engine_opts *opts, tc_engine_fingerprint *fp);
 
 #endif /* TC_ENGINE_H */

@@ -340,5 +340,14 @@ void tc_lower_stats_print(const tc_lower_stats *s, uint32_t n_units, void *file)
    program, or NULL when the buffer is not a valid serialized program. */
 unsigned char *tc_ir_serialize(const tc_program *p, size_t *len);
 tc_program *tc_ir_deserialize(const unsigned char *buf, size_t len);
+/* Hashes of code that are the same in any program holding the same code (the engine's
+   fingerprint of what an analysis reads, engine/fingerprint.c): a function, or a unit's frame
+   (its file, whether its parse failed, its globals: not its functions nor its initializer),
+   with every symbol taken as its text. Each folds into *seed; 0, or -1 when out of memory. */
+typedef struct tc_ir_hasher tc_ir_hasher;
+tc_ir_hasher *tc_ir_hasher_new(const tc_program *p); /* NULL when out of memory */
+void tc_ir_hasher_free(tc_ir_hasher *h);
+int tc_ir_hash_function(tc_ir_hasher *h, const tc_function *f, uint64_t *seed);
+int tc_ir_hash_unit_frame(tc_ir_hasher *h, const tc_unit *u, uint64_t *seed);
 
 #endif /* TC_IR_H */

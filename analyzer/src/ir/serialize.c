@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bytes.h"
 #include "ir/ir.h"
 #include "ir/ir_walk.h"
 
@@ -29,21 +30,31 @@ typedef struct ser {
   tc_sym *syms; /* file sym index → sym in p */
   uint32_t n_syms;
   tc_program *p;
+  /* hashing one function or a unit's frame alone (tc_ir_hasher): each symbol written as a
+     hash of its text (memoized per symbol), not its number, so that the bytes do not depend
+     on the rest of the program */
+  const tc_program *by_text;
+  uint64_t *text_hash; /* per symbol, 0: not computed yet */
 } ser;
 
-static void put_byte(ser *s, unsigned char b) {
-  if (s->bad) return;
-  if (s->len == s->cap) {
-    size_t cap = s->cap ? s->cap * 2 : 4096;
-    unsigned char *nb = realloc(s->buf, cap);
-    if (!nb) {
-      s->bad = 1;
-      return;
-    }
-    s->buf = nb;
-    s->cap = cap;
+/* Room for n more bytes; 0, or -1 (s->bad) when out of memory. */
+static int reserve(ser *s, size_t n) {
+  if (s->bad) return -1;
+  if (s->cap - s->len >= n) return 0;
+  size_t cap = s->cap ? s->cap * 2 : 4096;
+  while (cap - s->len < n) cap *= 2;
+  unsigned char *nb = realloc(s->buf, cap);
+  if (!nb) {
+    s->bad = 1;
+    return -1;
   }
-  s->buf[s->len++] = b;
+  s->buf = nb;
+  s->cap = cap;
+  return 0;
+}
+
+static void put_byte(ser *s, unsigned char b) {
+  if (reserve(s, 1) == 0) s->buf[s->len++] = b;
 }
 
 static uint64_t get_varint(ser *s) {
@@ -62,11 +73,12 @@ static uint64_t get_varint(ser *s) {
 }
 
 static void put_varint(ser *s, uint64_t v) {
+  if (reserve(s, 10) != 0) return; /* a varint of 64 bits takes at most 10 bytes */
   while (v >= 0x80) {
-    put_byte(s, (unsigned char)(v | 0x80));
+    s->buf[s->len++] = (unsigned char)(v | 0x80);
     v >>= 7;
   }
-  put_byte(s, (unsigned char)v);
+  s->buf[s->len++] = (unsigned char)v;
 }
 
 static void io_u64(ser *s, uint64_t *v) {
@@ -113,6 +125,21 @@ static void io_enum(ser *s, int *v, int lo, int hi) {
   } while (0)
 
 static void io_sym(ser *s, tc_sym *v) {
+  if (s->by_text) {
+    uint64_t h = 0; /* no symbol */
+    if (*v) {
+      if (!s->text_hash[*v]) {
+        const char *str = tc_str(s->by_text, *v);
+        s->text_hash[*v] = tc_fnv64(TC_FNV_INIT, str, strlen(str)) | 1;
+      }
+      h = s->text_hash[*v];
+    }
+    if (reserve(s, sizeof h) == 0) { /* as it is: a varint of a hash is 10 bytes */
+      memcpy(s->buf + s->len, &h, sizeof h);
+      s->len += sizeof h;
+    }
+    return;
+  }
   io_u32(s, v);
   if (s->reading) {
     if (*v >= s->n_syms) {
@@ -275,12 +302,7 @@ static void io_function(ser *s, tc_function *f) {
   }
 }
 
-static void io_unit(ser *s, tc_unit *u) {
-  io_sym(s, &u->file);
-  io_int(s, &u->parse_failed);
-  io_count(s, &u->n_functions, 1);
-  u->functions = io_array(s, u->functions, u->n_functions, sizeof *u->functions);
-  for (uint32_t i = 0; i < u->n_functions && !s->bad; i++) io_function(s, &u->functions[i]);
+static void io_globals(ser *s, tc_unit *u) {
   io_count(s, &u->n_globals, 1);
   u->globals = io_array(s, u->globals, u->n_globals, sizeof *u->globals);
   for (uint32_t i = 0; i < u->n_globals && !s->bad; i++) {
@@ -291,6 +313,15 @@ static void io_unit(ser *s, tc_unit *u) {
     io_loc(s, &g->loc);
     io_int(s, &g->has_init);
   }
+}
+
+static void io_unit(ser *s, tc_unit *u) {
+  io_sym(s, &u->file);
+  io_int(s, &u->parse_failed);
+  io_count(s, &u->n_functions, 1);
+  u->functions = io_array(s, u->functions, u->n_functions, sizeof *u->functions);
+  for (uint32_t i = 0; i < u->n_functions && !s->bad; i++) io_function(s, &u->functions[i]);
+  io_globals(s, u);
   int has_init = u->global_init != NULL;
   io_int(s, &has_init);
   if (has_init && s->reading && !s->bad) {
@@ -327,6 +358,72 @@ unsigned char *tc_ir_serialize(const tc_program *p, size_t *len) {
   }
   *len = s.len;
   return s.buf;
+}
+
+struct tc_ir_hasher {
+  ser s;
+};
+
+tc_ir_hasher *tc_ir_hasher_new(const tc_program *p) {
+  tc_ir_hasher *h = calloc(1, sizeof *h);
+  uint32_t n = tc_ir_sym_count(p);
+  if (h) h->s.text_hash = calloc(n ? n : 1, sizeof *h->s.text_hash);
+  if (!h || !h->s.text_hash) {
+    tc_ir_hasher_free(h);
+    return NULL;
+  }
+  h->s.by_text = p;
+  return h;
+}
+
+void tc_ir_hasher_free(tc_ir_hasher *h) {
+  if (!h) return;
+  free(h->s.buf);
+  free(h->s.text_hash);
+  free(h);
+}
+
+/* splitmix64's finalizer: every bit of x reaches every bit of the result. */
+static uint64_t mix64(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/* seed folded with n bytes at p, eight at a time (byte-wise FNV was most of the fingerprint's
+   time). */
+static uint64_t fold_bytes(uint64_t h, const unsigned char *p, size_t n) {
+  h = mix64(h ^ n);
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    h = mix64(h ^ w) + 0x9e3779b97f4a7c15ull;
+  }
+  uint64_t w = 0;
+  for (size_t i = 0; i < n; i++) w |= (uint64_t)p[i] << (8 * i);
+  return mix64(h ^ w);
+}
+
+/* Hashes what the writer put since the last call into seed. */
+static int hasher_fold(tc_ir_hasher *h, uint64_t *seed) {
+  int ok = !h->s.bad;
+  if (ok) *seed = fold_bytes(*seed, h->s.buf, h->s.len);
+  h->s.len = 0;
+  return ok ? 0 : -1;
+}
+
+int tc_ir_hash_function(tc_ir_hasher *h, const tc_function *f, uint64_t *seed) {
+  tc_function copy = *f; /* the writer stores back the pointers it read: f stays untouched */
+  io_function(&h->s, &copy);
+  return hasher_fold(h, seed);
+}
+
+int tc_ir_hash_unit_frame(tc_ir_hasher *h, const tc_unit *u, uint64_t *seed) {
+  tc_unit copy = *u;
+  io_sym(&h->s, &copy.file);
+  io_int(&h->s, &copy.parse_failed);
+  io_globals(&h->s, &copy);
+  return hasher_fold(h, seed);
 }
 
 tc_program *tc_ir_deserialize(const unsigned char *buf, size_t len) {
