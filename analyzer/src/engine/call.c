@@ -381,6 +381,11 @@ static void hint_drop(tc_eng *e, key_hint *h) {
   h->valid = h->held = 0;
 }
 
+void call_hints_release(tc_eng *e) {
+  for (size_t i = 0; i < e->n_hint_holders; i++) hint_drop(e, &e->fns[e->hint_holders[i]].hint);
+  e->n_hint_holders = e->hint_oldest = 0;
+}
+
 /* callee is about to hold a hint: it joins the holders, the oldest leaving when they are
    HINTS_HELD. Returns 0 when out of memory. */
 static int hint_hold(tc_eng *e, fninfo *callee) {
