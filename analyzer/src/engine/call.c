@@ -369,8 +369,10 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 /* Entry states kept as key hints at once: each keeps alive the parts of its store no live
-   state shares any more, so all functions' hints would hold a store each. */
-#define HINTS_HELD 128
+   state shares any more, so all functions' hints would hold a store each. 32, not 128: on a
+   25-unit ggml subset the keys proven without a walk are the same to 0.1% (the hints reused
+   are recent ones) and the analysis child's peak is 35 MB lower. */
+#define HINTS_HELD 32
 
 /* Gives up what a function's hint holds. */
 static void hint_drop(tc_eng *e, key_hint *h) {
@@ -379,6 +381,11 @@ static void hint_drop(tc_eng *e, key_hint *h) {
   h->blocks = NULL;
   h->n_blocks = h->cap_blocks = 0;
   h->valid = h->held = 0;
+}
+
+void call_hints_release(tc_eng *e) {
+  for (size_t i = 0; i < e->n_hint_holders; i++) hint_drop(e, &e->fns[e->hint_holders[i]].hint);
+  e->n_hint_holders = e->hint_oldest = 0;
 }
 
 /* callee is about to hold a hint: it joins the holders, the oldest leaving when they are

@@ -277,7 +277,7 @@ const aval *st_get_near(const st_store *s, st_cursor *c, uint32_t id);
 void st_set(tc_eng *e, st_store *s, uint32_t id, const aval *v); /* v NULL or ABSENT clears */
 st_store st_copy(const st_store *s);
 void st_release(tc_eng *e, st_store *s);
-void st_free_all(tc_eng *e); /* frees the node free lists */
+void st_free_all(tc_eng *e); /* frees the node free lists (their nodes go back to malloc) */
 /* Calls fn on every slot where a or b holds a value, in id order (slots both maps share are
    skipped; with by_content, also subtrees of equal content hashes); fn's nonzero stops. */
 typedef int (*st_pair_fn)(void *user, uint32_t id, const aval *a, const aval *b);
@@ -685,6 +685,9 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
 void call_unknown(frame *f, astate *s, const tc_insn *in);
 void call_dispatch(frame *f, astate s, const tc_insn *in, state_list *out);
 void frame_clear(tc_eng *e, astate *s, fninfo *fi, uint32_t inst);
+/* Drops every function's key hint (what their entry states kept alive goes): between
+   analyses, where the next one may as well walk its keys again. */
+void call_hints_release(tc_eng *e);
 /* Marks the functions whose address is taken and, with_names, computes every function's
    `named` globals (after scan_program). */
 int call_scope_prepare(tc_eng *e, int with_names);

@@ -449,6 +449,15 @@ typedef struct group_pool {
   atomic_int failed;
 } group_pool;
 
+/* Between phases, and once a group's analysis is done, it keeps only what the next phase and
+   the merge read (memo tables, outcomes, provenance): the entry states its key hints held and
+   the store nodes its analysis freed go back to malloc, for the next group to use (with -j 1
+   the groups run one after the other, and each kept its own peak's nodes). */
+static void group_rest(group *g) {
+  call_hints_release(g->e);
+  st_free_all(g->e);
+}
+
 static void run_group(void *ctx, void *state, size_t i) {
   group_pool *p = ctx;
   (void)state;
@@ -463,6 +472,7 @@ static void run_group(void *ctx, void *state, size_t i) {
   } else {
     group_run(g);
   }
+  group_rest(g);
   if (g->e->oom) atomic_store(&p->failed, 1);
 }
 
