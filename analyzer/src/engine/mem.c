@@ -66,6 +66,7 @@ aval mem_eff(tc_eng *e, const astate *s, uint32_t loc) {
         case AV_FUNC:
         case AV_TENSOR:
         case AV_AVAIL:
+        case AV_SETTEST:
         case AV_DATAPTR:
           return av_top();
       }
