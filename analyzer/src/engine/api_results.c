@@ -550,13 +550,16 @@ static int name_matches(const tc_eng *e, const tc_name_pattern *p, const char *n
   return 1;
 }
 
-/* the device a string literal argument names, by the rules' patterns (ggml_backend_dev_by_name
-   ("CUDA1")); any other name: one of the devices listed */
+/* the device a string argument names, by the rules' patterns (ggml_backend_dev_by_name
+   ("CUDA1"), also through variables and parameters); any other name: one of the devices
+   listed */
 static void result_device_by_name(call_ctx *c) {
   const tc_result_spec *r = &c->fn->result;
-  const tc_opnd *o = (uint32_t)r->arg < c->in->n_args ? &c->in->args[r->arg] : NULL;
-  const char *name = o && o->kind == TC_OPND_UNKNOWN && o->sym ? tc_str(c->f->e->prog, o->sym)
-                                                               : NULL;
+  const tc_opnd *o = api_arg_of(c, r->arg);
+  aval text = o ? mem_eval(c->f, c->s, o, NULL) : av_top();
+  if (text.k == AV_ADDR && text.i == IDX_NONE) /* a string object holding the text */
+    text = mem_eff(c->f->e, c->s, text.loc);
+  const char *name = text.k == AV_STR ? tc_str(c->f->e->prog, (tc_sym)text.i) : NULL;
   tc_tag t = tc_tag_unknown();
   t.autodiff = 0;
   for (int i = 0; name && i < r->n_names; i++) {

@@ -156,8 +156,10 @@ typedef enum av_kind {
   AV_POISON,     /* the result of a call already flagged: unknown, and no check counts it;
                     i: its nullness (poison_nullness) */
   AV_DATAPTR,    /* a tensor's data pointer: tag says where the memory is (host or not) */
-  AV_SETTEST     /* a test of the member a tag set stands for (settest_value; negated: neg): a
+  AV_SETTEST,    /* a test of the member a tag set stands for (settest_value; negated: neg): a
                     branch on it narrows the sets of its origin (tagset_narrow) */
+  AV_STR         /* a string literal, not NULL: i = the symbol of its text (read by rules that
+                    name devices: ggml_backend_dev_by_name); what it points to is unknown */
 } av_kind;
 
 #define IDX_NONE INT64_MIN

@@ -274,6 +274,7 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
       if (c == 0) return rel == DR_NE;
       return 1;
     case AV_FUNC:
+    case AV_STR:
       if (c == 0) return rel == DR_NE;
       return 1;
     case AV_POISON: /* a failed call's result (NULL where the API returns it), or the
@@ -333,6 +334,7 @@ static int truth_of(const astate *s, const aval *v) {
     case AV_TENSOR: /* a handle an API call returned (a failed call's result is poison) */
       return v->neg ? -1 : 1;
     case AV_FUNC:
+    case AV_STR:
       return 1;
     case AV_AVAIL: {
       int k = avail_known(s, v->i);
@@ -464,6 +466,9 @@ static aval eval_binop(frame *f, astate *s, const tc_insn *in) {
       eq = a.loc == b.loc && a.i == b.i;
     else if (a.k == AV_FUNC && b.k == AV_FUNC)
       eq = a.i == b.i;
+    else if ((a.k == AV_STR && b.k == AV_INT && b.i == 0) ||
+             (b.k == AV_STR && a.k == AV_INT && a.i == 0))
+      eq = 0; /* a string literal is not NULL */
     else if ((a.k == AV_POISON && a.i && b.k == AV_INT && b.i == 0) ||
              (b.k == AV_POISON && b.i && a.k == AV_INT && a.i == 0))
       eq = 1; /* a failed call's result, NULL where the API returns it (as truth_of) */

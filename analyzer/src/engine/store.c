@@ -65,6 +65,7 @@ static uint64_t av_hash(const aval *v) {
     case AV_NE:
     case AV_SYM:
     case AV_FUNC:
+    case AV_STR:
       break;
     case AV_ADDRSET:
       h = hash_mix(h, v->neg);

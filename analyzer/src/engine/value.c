@@ -50,6 +50,8 @@ int av_same(const aval *a, const aval *b) {
     case AV_AVAIL:
     case AV_SETTEST:
       return a->i == b->i && a->neg == b->neg;
+    case AV_STR:
+      return a->i == b->i;
   }
   return 0;
 }
@@ -72,6 +74,7 @@ int av_intlike(const aval *a) {
     case AV_TENSOR:
     case AV_POISON:
     case AV_DATAPTR:
+    case AV_STR:
       return 0;
   }
   return 0;
