@@ -153,6 +153,7 @@ static void test_semantic_errors(void **state) {
       {"{\"f\": {\"effects\": [{\"record\": {\"object_arg\": 0}}]}}",
        "missing \"tensor_arg\""},
       {"{\"f\": {\"effects\": [{\"bind\": {\"context_arg\": 0}}]}}", "unknown effect"},
+      {"{\"f\": {\"effects\": [{\"hold\": {\"arg\": 0}}]}}", "missing \"value_arg\""},
       {"{\"f\": {\"effects\": [{\"new_context\": {\"arg\": 0, \"field\": \"ctx\", "
        "\"placement_field\": \"no_alloc\", \"if_nonzero\": \"host\"}}]}}",
        "\"if_zero\""},

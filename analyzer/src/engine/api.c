@@ -260,6 +260,30 @@ void api_host_access(frame *f, astate *s, const aval *ptr, tc_sym spelling) {
   if (failed) forget_touched_pointer(&c, ptr);
 }
 
+/* What a tensor's buffer field holds: NULL where its placement has no buffer, else a handle
+   on its device (of one of the devices of its tag set, member for member: a member of a
+   device the rules cannot name is in that device's buffer); unknown when that is not known
+   (or the members differ in having one). */
+static aval buffer_of_handle(tc_eng *e, const aval *handle) {
+  tagset members;
+  tagset_of_tensor(e, handle, &members);
+  int no_buffer = -1;
+  for (uint32_t m = 0; m < members.n; m++) {
+    const tc_backend_def *b = api_backend_def(e, members.tag[m].backend);
+    if (!b && members.n > 1) continue;
+    if (!b || (no_buffer >= 0 && no_buffer != b->no_buffer)) return av_top();
+    no_buffer = b->no_buffer;
+  }
+  if (no_buffer < 0) return av_top();
+  if (no_buffer) return av_make(AV_INT, 0);
+  aval bv = av_make(AV_TENSOR, 0);
+  bv.tag = handle->tag;
+  bv.tag.kind = TC_TAGF_UNKNOWN;
+  bv.prov = handle->prov;
+  if (members.n > 1) bv.i = tagset_remap(e, (uint32_t)handle->i, &handle->tag, &bv.tag);
+  return bv;
+}
+
 uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *handle) {
   tc_eng *e = f->e;
   if (!e->f_data && !e->f_buffer && !e->f_view_src && !e->f_kind) return 0;
@@ -272,16 +296,7 @@ uint32_t api_tensor_object(frame *f, astate *s, uint32_t holder, const aval *han
     mem_write(e, s, loc_child(e, obj, LK_FIELD, e->f_data, 0), &d, 0);
   }
   if (e->f_buffer) {
-    const tc_backend_def *b = api_backend_def(e, handle->tag.backend);
-    aval bv = av_top();
-    if (b && b->no_buffer) {
-      bv = av_make(AV_INT, 0); /* no buffer: NULL */
-    } else if (b) {
-      bv = av_make(AV_TENSOR, 0);
-      bv.tag = handle->tag;
-      bv.tag.kind = TC_TAGF_UNKNOWN;
-      bv.prov = handle->prov;
-    }
+    aval bv = buffer_of_handle(e, handle);
     mem_write(e, s, loc_child(e, obj, LK_FIELD, e->f_buffer, 0), &bv, 0);
   }
   if (e->f_view_src) { /* the tensor a view's memory belongs to: placed where the view is */

@@ -471,6 +471,19 @@ static void effect_fill(call_ctx *c, const tc_effect *ef) {
   }
 }
 
+/* *ef->arg := the value of argument ef->arg2 (a string object holding its literal's text) */
+static void effect_hold(call_ctx *c, const tc_effect *ef) {
+  int elem;
+  uint32_t to = api_memory_target(c, ef->arg, &elem);
+  const tc_opnd *vo = api_arg_of(c, ef->arg2);
+  aval v = vo ? mem_eval(c->f, c->s, vo, NULL) : av_top();
+  if (!to || elem) {
+    havoc_arg(c, ef->arg);
+    return;
+  }
+  mem_write(c->f->e, c->s, to, &v, 0);
+}
+
 /* *ef->arg and what it reaches become unknown */
 static void effect_writes(call_ctx *c, const tc_effect *ef) { havoc_arg(c, ef->arg); }
 

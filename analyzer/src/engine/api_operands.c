@@ -107,6 +107,8 @@ static int32_t tagf_of_int(const aval *v, int as_bool) {
     case AV_FUNC:
     case AV_TENSOR:
     case AV_AVAIL:
+    case AV_SETTEST:
+    case AV_STR:
     case AV_ADDRSET:
     case AV_POISON:
     case AV_DATAPTR:

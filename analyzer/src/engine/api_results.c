@@ -399,13 +399,30 @@ static void result_records_arg(call_ctx *c) {
   }
 }
 
+/* Whether one of set's members is host memory: a test of the member (AV_SETTEST) when they
+   differ (a member whose memory is not known may be either), 1 or 0 when they agree. */
+static aval set_is_host(tc_eng *e, const tagset *set) {
+  uint32_t host = 0, other = 0, all = (1u << set->n) - 1;
+  for (uint32_t i = 0; i < set->n; i++) {
+    const tc_backend_def *b = api_backend_def(e, set->tag[i].backend);
+    if (!b || b->host_memory) host |= 1u << i;
+    if (!b || !b->host_memory) other |= 1u << i;
+  }
+  if (host == all && other == all) return av_top();
+  if (!other) return av_make(AV_INT, 1);
+  if (!host) return av_make(AV_INT, 0);
+  return settest_value(set->var, host, other);
+}
+
 static void result_is_host_arg(call_ctx *c) {
   tc_eng *e = c->f->e;
   const tc_result_spec *r = &c->fn->result;
   operand op1;
   api_read_tensor(c, r->arg, &op1);
   const tc_backend_def *b = api_backend_def(e, op1.tag.backend);
-  aval v = op1.v.k == AV_TENSOR && b ? av_make(AV_INT, b->host_memory) : av_top();
+  const tagset *set = op1.v.k == AV_TENSOR ? tagset_get(e, op1.ts) : NULL;
+  aval v = set ? set_is_host(e, set)
+               : op1.v.k == AV_TENSOR && b ? av_make(AV_INT, b->host_memory) : av_top();
   api_write_value(c, &v);
 }
 
@@ -533,13 +550,16 @@ static int name_matches(const tc_eng *e, const tc_name_pattern *p, const char *n
   return 1;
 }
 
-/* the device a string literal argument names, by the rules' patterns (ggml_backend_dev_by_name
-   ("CUDA1")); any other name: one of the devices listed */
+/* the device a string argument names, by the rules' patterns (ggml_backend_dev_by_name
+   ("CUDA1"), also through variables and parameters); any other name: one of the devices
+   listed */
 static void result_device_by_name(call_ctx *c) {
   const tc_result_spec *r = &c->fn->result;
-  const tc_opnd *o = (uint32_t)r->arg < c->in->n_args ? &c->in->args[r->arg] : NULL;
-  const char *name = o && o->kind == TC_OPND_UNKNOWN && o->sym ? tc_str(c->f->e->prog, o->sym)
-                                                               : NULL;
+  const tc_opnd *o = api_arg_of(c, r->arg);
+  aval text = o ? mem_eval(c->f, c->s, o, NULL) : av_top();
+  if (text.k == AV_ADDR && text.i == IDX_NONE) /* a string object holding the text */
+    text = mem_eff(c->f->e, c->s, text.loc);
+  const char *name = text.k == AV_STR ? tc_str(c->f->e->prog, (tc_sym)text.i) : NULL;
   tc_tag t = tc_tag_unknown();
   t.autodiff = 0;
   for (int i = 0; name && i < r->n_names; i++) {

@@ -155,7 +155,11 @@ typedef enum av_kind {
   AV_ADDRSET,    /* one of several addresses: points-to set number i (ptset_get) */
   AV_POISON,     /* the result of a call already flagged: unknown, and no check counts it;
                     i: its nullness (poison_nullness) */
-  AV_DATAPTR     /* a tensor's data pointer: tag says where the memory is (host or not) */
+  AV_DATAPTR,    /* a tensor's data pointer: tag says where the memory is (host or not) */
+  AV_SETTEST,    /* a test of the member a tag set stands for (settest_value; negated: neg): a
+                    branch on it narrows the sets of its origin (tagset_narrow) */
+  AV_STR         /* a string literal, not NULL: i = the symbol of its text (read by rules that
+                    name devices: ggml_backend_dev_by_name); what it points to is unknown */
 } av_kind;
 
 #define IDX_NONE INT64_MIN
@@ -215,6 +219,11 @@ int tensor_join_tags(tc_eng *e, const aval *a, const aval *b, aval *r);
 uint32_t tagset_remap(tc_eng *e, uint32_t id, const tc_tag *view, const tc_tag *to);
 /* Device fields: field k (0 backend, 1 ordinal, 2 autodiff) of one of the devices of set. */
 int devset_field(const aval *v, uint32_t *set, int *k);
+/* AV_SETTEST values: a test of the member chosen for tag set origin var: where it is true,
+   the member is at one of the positions when_true, where false at one of when_false */
+aval settest_value(uint32_t var, uint32_t when_true, uint32_t when_false);
+uint32_t settest_var(const aval *v);
+uint32_t settest_mask(const aval *v, int truth); /* the positions it leaves */
 aval devset_value(uint32_t set, int k);
 /* Field k of a device struct holding one of set's devices: an int if they all agree. */
 aval device_field_of_set(tc_eng *e, uint32_t set, int k, const prov *pv);
@@ -262,6 +271,10 @@ typedef struct astate {
                                    again), so a tag set's members no longer stand for the
                                    paths that reach a call (api.c check_choices) */
 } astate;
+
+/* Every tensor and data pointer of s whose tag set has origin var keeps only the members at
+   the positions of mask (a branch on an AV_SETTEST); 0 when mask is empty (no such path). */
+int tagset_narrow(tc_eng *e, astate *s, uint32_t var, uint32_t mask);
 
 const aval *st_get(const st_store *s, uint32_t id); /* NULL if absent */
 /* st_get for a run of reads of one map that mostly stay in the same leaf (a walk over a

@@ -218,6 +218,11 @@ static int assume_avail(tc_eng *e, astate *s, int64_t b, int avail) {
   return 1;
 }
 
+/* Assumes the tag set test t is `truth`: the sets of its origin keep the members it says. */
+static int assume_settest(tc_eng *e, astate *s, const aval *t, int truth) {
+  return tagset_narrow(e, s, settest_var(t), settest_mask(t, t->neg ? !truth : truth));
+}
+
 /* Assumes (loc rel c); returns 0 when the state contradicts it. */
 static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
                       const tc_srcloc *at) {
@@ -249,6 +254,11 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
       if (rel == DR_NE && c != 0) return 1; /* "!= 1" says little */
       return assume_avail(e, s, cur.i, cur.neg ? !avail : avail);
     }
+    case AV_SETTEST: {
+      int truth = rel == DR_EQ ? (c != 0) : (c == 0);
+      if (rel == DR_NE && c != 0) return 1;
+      return assume_settest(e, s, &cur, truth);
+    }
     case AV_ADDR:
     case AV_ADDRSET:
       if (c == 0 && cur.neg) { /* maybe NULL: the branch tells */
@@ -264,6 +274,7 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
       if (c == 0) return rel == DR_NE;
       return 1;
     case AV_FUNC:
+    case AV_STR:
       if (c == 0) return rel == DR_NE;
       return 1;
     case AV_POISON: /* a failed call's result (NULL where the API returns it), or the
@@ -292,6 +303,7 @@ int flow_assume(tc_eng *e, astate *s, const aval *v, int truth) {
   if (v->k == AV_AVAIL) {
     if (!assume_avail(e, s, v->i, v->neg ? !truth : truth)) return 0;
   }
+  if (v->k == AV_SETTEST && !assume_settest(e, s, v, truth)) return 0;
   if (v->drel != DR_NONE && v->dloc) {
     aval cur = mem_eff(e, s, v->dloc);
     int fresh = cur.k == v->dsnap_k &&
@@ -304,6 +316,10 @@ int flow_assume(tc_eng *e, astate *s, const aval *v, int truth) {
   }
   return 1;
 }
+
+/* A test a branch on refines the state by (availability, tag set member): `!` and `== 0`
+   negate it. */
+static int is_test(const aval *v) { return v->k == AV_AVAIL || v->k == AV_SETTEST; }
 
 /* 1 true, 0 false, -1 unknown */
 static int truth_of(const astate *s, const aval *v) {
@@ -318,6 +334,7 @@ static int truth_of(const astate *s, const aval *v) {
     case AV_TENSOR: /* a handle an API call returned (a failed call's result is poison) */
       return v->neg ? -1 : 1;
     case AV_FUNC:
+    case AV_STR:
       return 1;
     case AV_AVAIL: {
       int k = avail_known(s, v->i);
@@ -333,6 +350,7 @@ static int truth_of(const astate *s, const aval *v) {
       return v->i == POISON_NULL ? 0 : v->i == POISON_NOT_NULL ? 1 : -1;
     case AV_SYM:
     case AV_DATAPTR:
+    case AV_SETTEST:
       return -1;
   }
   return -1;
@@ -375,7 +393,7 @@ static void do_assign(frame *f, astate *s, const tc_insn *in) {
     mem_write_targets(e, s, &dt, &top);
     return;
   }
-  if (v.drel == DR_NONE && single && av_intlike(&v) && v.k != AV_AVAIL) {
+  if (v.drel == DR_NONE && single && av_intlike(&v) && v.k != AV_AVAIL && v.k != AV_SETTEST) {
     aval snap = v;
     set_derivation(&v, single, DR_NE, 0, &snap);
   }
@@ -448,13 +466,15 @@ static aval eval_binop(frame *f, astate *s, const tc_insn *in) {
       eq = a.loc == b.loc && a.i == b.i;
     else if (a.k == AV_FUNC && b.k == AV_FUNC)
       eq = a.i == b.i;
+    else if ((a.k == AV_STR && b.k == AV_INT && b.i == 0) ||
+             (b.k == AV_STR && a.k == AV_INT && a.i == 0))
+      eq = 0; /* a string literal is not NULL */
     else if ((a.k == AV_POISON && a.i && b.k == AV_INT && b.i == 0) ||
              (b.k == AV_POISON && b.i && a.k == AV_INT && a.i == 0))
       eq = 1; /* a failed call's result, NULL where the API returns it (as truth_of) */
     if (eq >= 0) return av_make(AV_INT, op == TC_OPC_EQ ? eq : !eq);
-    if ((a.k == AV_AVAIL && b.k == AV_INT && b.i == 0) ||
-        (b.k == AV_AVAIL && a.k == AV_INT && a.i == 0)) {
-      aval r = a.k == AV_AVAIL ? a : b;
+    if ((is_test(&a) && b.k == AV_INT && b.i == 0) || (is_test(&b) && a.k == AV_INT && a.i == 0)) {
+      aval r = is_test(&a) ? a : b;
       if (op == TC_OPC_EQ) r.neg = !r.neg;
       r.drel = DR_NONE;
       return r;
@@ -509,8 +529,8 @@ static aval eval_unop(frame *f, astate *s, const tc_insn *in) {
   switch (in->opc) {
     case TC_OPC_NOT: {
       int t = truth_of(s, &a);
-      if (a.k != AV_AVAIL && t >= 0) return av_make(AV_INT, !t);
-      if (a.k == AV_AVAIL) {
+      if (!is_test(&a) && t >= 0) return av_make(AV_INT, !t);
+      if (is_test(&a)) {
         aval r = a;
         r.neg = !r.neg;
         r.drel = DR_NONE;

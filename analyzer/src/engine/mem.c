@@ -66,6 +66,8 @@ aval mem_eff(tc_eng *e, const astate *s, uint32_t loc) {
         case AV_FUNC:
         case AV_TENSOR:
         case AV_AVAIL:
+        case AV_SETTEST:
+        case AV_STR:
         case AV_DATAPTR:
           return av_top();
       }
@@ -397,8 +399,9 @@ aval mem_eval(frame *f, astate *s, const tc_opnd *o, uint32_t *single) {
       return av_make(AV_INT, 0);
     case TC_OPND_FUNC:
       return av_make(AV_FUNC, (int64_t)o->sym);
+    case TC_OPND_UNKNOWN: /* a string literal keeps its text */
+      return o->sym ? av_make(AV_STR, (int64_t)o->sym) : av_top();
     case TC_OPND_NONE:
-    case TC_OPND_UNKNOWN:
       return av_top();
   }
   return av_top();

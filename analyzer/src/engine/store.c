@@ -51,6 +51,7 @@ static uint64_t av_hash(const aval *v) {
       if (v->neg) h = hash_mix(h, 0x4e11ull);
       break;
     case AV_AVAIL:
+    case AV_SETTEST:
       h = hash_mix(h, v->neg);
       break;
     case AV_ABSENT:
@@ -64,6 +65,7 @@ static uint64_t av_hash(const aval *v) {
     case AV_NE:
     case AV_SYM:
     case AV_FUNC:
+    case AV_STR:
       break;
     case AV_ADDRSET:
       h = hash_mix(h, v->neg);

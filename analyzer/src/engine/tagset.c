@@ -212,3 +212,47 @@ aval device_field_of_set(tc_eng *e, uint32_t set, int k, const prov *pv) {
   v.prov = pv;
   return v;
 }
+
+/* ---- tests of the member (a branch on ggml_backend_buffer_is_host of one of several
+   buffers) ---- */
+
+aval settest_value(uint32_t var, uint32_t when_true, uint32_t when_false) {
+  return av_make(AV_SETTEST, ((int64_t)var << (2 * TAGSET_MAX)) |
+                                 ((int64_t)when_true << TAGSET_MAX) | (int64_t)when_false);
+}
+
+uint32_t settest_var(const aval *v) { return (uint32_t)(v->i >> (2 * TAGSET_MAX)); }
+
+uint32_t settest_mask(const aval *v, int truth) {
+  return (uint32_t)(v->i >> (truth ? TAGSET_MAX : 0)) & ((1u << TAGSET_MAX) - 1);
+}
+
+/* Set s with the members at positions outside mask replaced by the first kept one: the
+   positions, and so what one choice picks in every set of the origin, stay as they were. */
+static void keep_positions(const tagset *s, uint32_t mask, tagset *out) {
+  *out = *s;
+  uint32_t first = 0;
+  while (first < s->n && !(mask & (1u << first))) first++;
+  for (uint32_t i = 0; i < s->n; i++)
+    if (!(mask & (1u << i))) out->tag[i] = s->tag[first];
+}
+
+int tagset_narrow(tc_eng *e, astate *s, uint32_t var, uint32_t mask) {
+  if (!mask) return 0;
+  for (uint32_t id = 1; id < e->n_locs; id++) {
+    const aval *v = st_get(&s->mem, id);
+    if (!v || (v->k != AV_TENSOR && v->k != AV_DATAPTR)) continue;
+    const tagset *set = tagset_get(e, (uint32_t)v->i);
+    if (!set || set->var != var) continue;
+    uint32_t all = (1u << set->n) - 1;
+    if ((mask & all) == all) continue;
+    if (!(mask & all)) return 0; /* no member this path can be */
+    tagset kept;
+    keep_positions(set, mask, &kept);
+    aval nv = *v;
+    nv.i = tagset_intern(e, &kept);
+    nv.tag = tagset_view(&kept);
+    st_set(e, &s->mem, id, &nv);
+  }
+  return 1;
+}

@@ -48,7 +48,10 @@ int av_same(const aval *a, const aval *b) {
     case AV_DATAPTR:
       return tc_tag_same(a->tag, b->tag) && a->i == b->i;
     case AV_AVAIL:
+    case AV_SETTEST:
       return a->i == b->i && a->neg == b->neg;
+    case AV_STR:
+      return a->i == b->i;
   }
   return 0;
 }
@@ -60,6 +63,7 @@ int av_intlike(const aval *a) {
     case AV_SYM:
     case AV_TOP:
     case AV_AVAIL:
+    case AV_SETTEST:
     case AV_BOT:
     case AV_ABSENT:
       return 1;
@@ -70,6 +74,7 @@ int av_intlike(const aval *a) {
     case AV_TENSOR:
     case AV_POISON:
     case AV_DATAPTR:
+    case AV_STR:
       return 0;
   }
   return 0;

@@ -595,12 +595,11 @@ static int held_pointer(lw_fn *fn, tc_opnd p, tc_path *out) {
 }
 
 static void store_held(lw_fn *fn, const tc_path *dst, tc_type ty, tc_opnd v, CXCursor at) {
-  tc_insn *in = lw_emit(fn, v.kind == TC_OPND_UNKNOWN ? TC_I_HAVOC : TC_I_ASSIGN,
-                        lw_loc(fn->u, at));
+  tc_insn *in = lw_emit(fn, lw_opnd_is_havoc(&v) ? TC_I_HAVOC : TC_I_ASSIGN, lw_loc(fn->u, at));
   in->has_dst = 1;
   in->dst = *dst;
   in->dst_type = ty;
-  if (v.kind != TC_OPND_UNKNOWN) in->a = v;
+  if (!lw_opnd_is_havoc(&v)) in->a = v;
 }
 
 /* Parameter i of callee: 'p' a raw pointer, 'u' a unique_ptr by reference (moved from), 'n'

@@ -275,7 +275,10 @@ tc_path lw_path_root(tc_root_kind root, uint32_t id);
 uint32_t lw_add_local(lw_fn *fn, CXCursor decl, int is_static, tc_sym usr);
 /* Fills a tc_function from the builder (copies into the arena). */
 void lw_fn_finish(lw_fn *fn, tc_function *out);
+/* An assignment of value to dst: a havoc when value is unknown (a string literal, which keeps
+   its text, is assigned) */
 void lw_assign(lw_fn *fn, const tc_path *dst, CXType dst_type, tc_opnd value, tc_srcloc loc);
+int lw_opnd_is_havoc(const tc_opnd *o); /* unknown with nothing kept: written as a havoc */
 tc_opnd lw_opnd_path(const tc_path *p, tc_type ty);
 tc_opnd lw_opnd_int(int64_t v, tc_type ty);
 tc_opnd lw_opnd_unknown(tc_type ty);

@@ -16,7 +16,9 @@
 /* 5: calls keep each argument's source range (fix-its) */
 /* 7: an unknown operand made from a plain string literal keeps its text in sym (device names:
    rules' device_by_name results); cached IR of format 6 would keep every name unknown */
-#define TC_IR_FORMAT 7u
+/* 8: a plain string literal assigned or stored is an assignment of it (its text flows through
+   variables, parameters and fields), not a havoc */
+#define TC_IR_FORMAT 8u
 
 typedef struct ser {
   int reading;

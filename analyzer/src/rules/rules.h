@@ -227,6 +227,7 @@ typedef struct tc_backend_def {
   int no_buffer;   /* not a backend buffer (a context's own memory, or nothing yet) */
   int no_memory;   /* no memory at all: the data pointer is NULL */
   int always_available; /* built into every runtime: an availability test of it is true */
+  int device_readable;  /* every device reads it in a compute (pinned host memory) */
 } tc_backend_def;
 
 typedef struct tc_kind_def {

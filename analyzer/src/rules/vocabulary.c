@@ -9,7 +9,7 @@
 
 /* What a backend's memory is (docs/rules.md "Buffers and host memory"). */
 typedef struct mem_attrs {
-  int host_memory, no_buffer, no_memory, always_available;
+  int host_memory, no_buffer, no_memory, always_available, device_readable;
 } mem_attrs;
 
 static int add_backend(loader *L, const char *name, const char *en, int64_t value, int single,
@@ -44,6 +44,7 @@ static int add_backend(loader *L, const char *name, const char *en, int64_t valu
   nb[r->n_backends].no_buffer = ma->no_buffer;
   nb[r->n_backends].no_memory = ma->no_memory;
   nb[r->n_backends].always_available = ma->always_available;
+  nb[r->n_backends].device_readable = ma->device_readable;
   r->n_backends++;
   return 0;
 }
@@ -56,7 +57,7 @@ int rules_parse_backends(loader *L, const cJSON *arr) {
   }
   static const char *const keys[] = {"name",        "enum",       "value",     "single_device",
                                      "host_memory", "has_buffer", "allocated", "always_available",
-                                     "description", NULL};
+                                     "device_readable", "description", NULL};
   size_t at = where;
   for (const cJSON *b = arr->child; b; b = b->next) {
     at = tc_json_find_key(L->j.text, at + 1, "name");
@@ -72,18 +73,23 @@ int rules_parse_backends(loader *L, const cJSON *arr) {
                          : NULL;
     if (L->j.failed) return -1;
     int value = 0, single = 0, has_buffer = 1, allocated = 1;
-    mem_attrs ma = {0, 0, 0, 0};
+    mem_attrs ma = {0, 0, 0, 0, 0};
     if (tc_json_bool(&L->j, b, "single_device", at, &single) < 0 ||
         tc_json_bool(&L->j, b, "host_memory", at, &ma.host_memory) < 0 ||
         tc_json_bool(&L->j, b, "has_buffer", at, &has_buffer) < 0 ||
         tc_json_bool(&L->j, b, "allocated", at, &allocated) < 0 ||
-        tc_json_bool(&L->j, b, "always_available", at, &ma.always_available) < 0)
+        tc_json_bool(&L->j, b, "always_available", at, &ma.always_available) < 0 ||
+        tc_json_bool(&L->j, b, "device_readable", at, &ma.device_readable) < 0)
       return -1;
     ma.no_buffer = !has_buffer || !allocated;
     ma.no_memory = !allocated;
     if (ma.no_memory && ma.host_memory) {
       tc_json_fail(&L->j, at, "backend \"%s\": \"allocated\": false has no memory, host or not",
                    name);
+      return -1;
+    }
+    if (ma.device_readable && !ma.host_memory) {
+      tc_json_fail(&L->j, at, "backend \"%s\": \"device_readable\" is for host memory", name);
       return -1;
     }
     int got = tc_json_int(&L->j, b, "value", at, -1000000, 1000000, &value);
