@@ -298,6 +298,22 @@ static void result_kind_of_arg(call_ctx *c) {
   api_write_value(c, &v);
 }
 
+/* The enum value of a handle's backend: the value of its one backend, or of the backend of
+   the member a tag set stands for (a device field of the set: comparing it with a constant
+   is a test of the member, flow.c), unknown when not known. */
+static void result_backend_of_arg(call_ctx *c) {
+  tc_eng *e = c->f->e;
+  const tc_result_spec *r = &c->fn->result;
+  operand op;
+  api_read_tensor(c, r->arg, &op);
+  aval v = av_top();
+  if (op.v.k == AV_TENSOR && op.ts && tagset_get(e, op.ts))
+    v = device_field_of_set(e, op.ts, 0, op.prov);
+  else if (op.v.k == AV_TENSOR && api_backend_def(e, op.tag.backend))
+    v = av_make(AV_INT, api_backend_def(e, op.tag.backend)->value);
+  api_write_value(c, &v);
+}
+
 static void result_devices_equal(call_ctx *c) {
   const tc_result_spec *r = &c->fn->result;
   operand a, b;

@@ -223,6 +223,9 @@ int devset_field(const aval *v, uint32_t *set, int *k);
    the member is at one of the positions when_true, where false at one of when_false */
 aval settest_value(uint32_t var, uint32_t when_true, uint32_t when_false);
 uint32_t settest_var(const aval *v);
+/* The test `backend == value` of the member set stands for (a device field 0 of the set, the
+   enum value of its backend, compared with a constant): 1 or 0 when every member agrees. */
+aval devset_backend_test(tc_eng *e, uint32_t set, int64_t value);
 uint32_t settest_mask(const aval *v, int truth); /* the positions it leaves */
 aval devset_value(uint32_t set, int k);
 /* Field k of a device struct holding one of set's devices: an int if they all agree. */

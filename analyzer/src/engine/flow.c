@@ -473,6 +473,17 @@ static aval eval_binop(frame *f, astate *s, const tc_insn *in) {
              (b.k == AV_POISON && b.i && a.k == AV_INT && a.i == 0))
       eq = 1; /* a failed call's result, NULL where the API returns it (as truth_of) */
     if (eq >= 0) return av_make(AV_INT, op == TC_OPC_EQ ? eq : !eq);
+    uint32_t set;
+    int field;
+    const aval *dv = devset_field(&a, &set, &field) && field == 0 && b.k == AV_INT   ? &b
+                     : devset_field(&b, &set, &field) && field == 0 && a.k == AV_INT ? &a
+                                                                                    : NULL;
+    if (dv) { /* the backend of one of several devices against an enum constant */
+      aval t = devset_backend_test(e, set, dv->i);
+      if (t.k == AV_INT) return av_make(AV_INT, op == TC_OPC_EQ ? t.i : !t.i);
+      if (t.k == AV_SETTEST && op == TC_OPC_NE) t.neg = 1;
+      return t;
+    }
     if ((is_test(&a) && b.k == AV_INT && b.i == 0) || (is_test(&b) && a.k == AV_INT && a.i == 0)) {
       aval r = is_test(&a) ? a : b;
       if (op == TC_OPC_EQ) r.neg = !r.neg;
