@@ -598,6 +598,24 @@ static int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int dept
    all), or the address of their field. A lookup (by index or key) picks one element, which
    one is not followed: when they differ, the elements become unknown (never a guess among
    them; what is written through the result joins the unknown). */
+/* The call's result is a struct whose field `field` holds v (the iterator of the pair an
+   insertion returns); its other fields are unknown. */
+static void write_result_field(call_ctx *c, const char *field, const aval *v) {
+  tc_eng *e = c->f->e;
+  if (!c->in->has_dst) return;
+  targets t;
+  if (!mem_resolve(c->f, c->s, &c->in->dst, &t)) return;
+  aval top = av_top();
+  uint32_t fid = field_id_of_name(e, field);
+  for (int i = 0; i < t.n; i++) {
+    int weak = t.weak || t.n > 1;
+    if (!weak) mem_clear_subtree(e, c->s, t.loc[i]);
+    mem_write(e, c->s, t.loc[i], &top, weak);
+    uint32_t f = loc_child(e, t.loc[i], LK_FIELD, fid, 0);
+    if (f) mem_write(e, c->s, f, v, weak);
+  }
+}
+
 static void result_element_of_arg(call_ctx *c) {
   tc_eng *e = c->f->e;
   const tc_result_spec *r = &c->fn->result;
@@ -618,7 +636,10 @@ static void result_element_of_arg(call_ctx *c) {
       a.i = IDX_ANY;
     }
   }
-  api_write_value(c, &a);
+  if (r->elem_in_field[0])
+    write_result_field(c, r->elem_in_field, &a);
+  else
+    api_write_value(c, &a);
 }
 
 /* What the object the argument points to holds: an iterator's element address. */
