@@ -1,8 +1,9 @@
-// Momentum buffers kept in a std::unordered_map keyed by parameter name, looked up with find()
-// and created on first use with emplace(...).first. The buffers are made on the optimizer's
+// Momentum buffers kept in a std::unordered_map keyed by parameter name: try_emplace(name,
+// nullptr) returns the pair whose .first is the buffer's iterator, and the buffer is made on
+// first use. The buffers are made on the optimizer's
 // "state device" (sim:1) while the gradients live with the parameters on sim:0: adding a
 // gradient to its buffer fails on the first step already, on the path that creates the buffer
-// as on the one that finds it.
+// as on the one that finds it again.
 #include <dt/dt.h>
 
 #include <cstdio>
@@ -29,8 +30,9 @@ class Momentum {
   // v = beta * v + g, returned for the caller to apply
   const dt_tensor *update(const std::string &name, const dt_tensor *grad) {
     const int64_t shape[1] = {kWidth};
-    auto it = velocity_.find(name);
-    if (it == velocity_.end()) it = velocity_.emplace(name, dt_zeros(state_dev_, DT_FLOAT, 1, shape)).first;
+    auto slot = velocity_.try_emplace(name, nullptr);
+    auto it = slot.first;
+    if (slot.second) it->second = dt_zeros(state_dev_, DT_FLOAT, 1, shape);
     dt_tensor *decayed = dt_mul_scalar(it->second, beta_);
     dt_tensor *next = dt_add(decayed, grad); // expect-error: device-mismatch
     dt_free(decayed);

@@ -1,6 +1,6 @@
-// Momentum buffers in a std::map keyed by parameter name: created with try_emplace (the
-// iterator is the pair's .first) on the gradient's own device, found again with find() on
-// later steps, and a second cache filled with insert(std::make_pair(...)).first. Every buffer
+// Momentum buffers in a std::map keyed by parameter name: found with find() or created with
+// try_emplace (the iterator is the pair's .first) on the gradient's own device, and a second
+// cache filled with insert(std::make_pair(...)).first. Every buffer
 // is on the device of the gradient it meets, so nothing may be reported.
 #include <dt/dt.h>
 

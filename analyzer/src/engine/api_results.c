@@ -594,10 +594,6 @@ static int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int dept
   return 0;
 }
 
-/* The address of the container's elements: a pointer into them (indexing it reaches them
-   all), or the address of their field. A lookup (by index or key) picks one element, which
-   one is not followed: when they differ, the elements become unknown (never a guess among
-   them; what is written through the result joins the unknown). */
 /* The call's result is a struct whose field `field` holds v (the iterator of the pair an
    insertion returns); its other fields are unknown. */
 static void write_result_field(call_ctx *c, const char *field, const aval *v) {
@@ -616,6 +612,10 @@ static void write_result_field(call_ctx *c, const char *field, const aval *v) {
   }
 }
 
+/* The address of the container's elements: a pointer into them (indexing it reaches them
+   all), or the address of their field. A lookup (by index or key) picks one element, which
+   one is not followed: when they differ, the elements become unknown (never a guess among
+   them; what is written through the result joins the unknown). */
 static void result_element_of_arg(call_ctx *c) {
   tc_eng *e = c->f->e;
   const tc_result_spec *r = &c->fn->result;
