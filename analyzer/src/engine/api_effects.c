@@ -541,6 +541,12 @@ static void effect_store_elements(call_ctx *c, const tc_effect *ef) {
     mem_clear_subtree(e, c->s, dst);
     aval none = av_make(AV_BOT, 0);
     mem_write(e, c->s, dst, &none, 0);
+  } else if (holds_alternatives(e, c->s, dst, 3)) {
+    /* elements that differ (a cpu and a sim batch): which one a later read or a loop's
+       iteration meets is not followed — a guard on the device of each does not narrow a tag
+       set — so they are unknown, as before a list was followed */
+    aval top = av_top();
+    mem_write(e, c->s, dst, &top, 0);
   }
 }
 

@@ -582,7 +582,7 @@ static void result_one_of_array(call_ctx *c) {
 
 /* Whether what loc holds (and what its pointers lead to, `depth` levels deep) stands for
    several things: one of several tags, one of several objects. */
-static int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int depth) {
+int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int depth) {
   const aval *v = st_get(&s->mem, loc);
   if (v && v->k == AV_TENSOR && tagset_get(e, (uint32_t)v->i)) return 1;
   if (v && v->k == AV_ADDRSET) return 1;
