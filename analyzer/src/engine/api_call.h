@@ -69,6 +69,9 @@ uint32_t api_pseudo_field(tc_eng *e, uint32_t obj, uint32_t field);
    holding them as an array whose elements are one summary (every write joins it, every read
    sees them all), or the field `field` of that summary ("" none). 0 without obj. */
 uint32_t api_container_elements(tc_eng *e, uint32_t obj, const char *field);
+/* Whether the place at loc (or what it points to, `depth` pointers deep) holds one of several
+   tags or objects (api_results.c). */
+int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int depth);
 void api_read_device(call_ctx *c, int argi, operand *op);
 void api_read_tensor(call_ctx *c, int argi, operand *op);
 /* a graph argument's other source placements; its tensor with no memory (api_operands.c) */

@@ -517,6 +517,52 @@ static void effect_store(call_ctx *c, const tc_effect *ef) {
   join_last_arg_into(c, ef, dst);
 }
 
+/* The braced list argument `arg` is (a std::initializer_list operand: the temporary the list's
+   elements were stored in, passed by value or by address); 0 for another overload's argument. */
+static uint32_t braced_list_object(call_ctx *c, int arg) {
+  tc_eng *e = c->f->e;
+  const tc_opnd *o = api_arg_of(c, arg);
+  if (!o || !strstr(tc_str(e->prog, o->type.name), "initializer_list")) return 0;
+  if (o->kind == TC_OPND_PATH) {
+    targets t;
+    return mem_resolve(c->f, c->s, &o->path, &t) && t.n == 1 && !t.weak ? t.loc[0] : 0;
+  }
+  int elem;
+  return api_memory_target(c, arg, &elem);
+}
+
+/* The elements of the braced list argument ef->arg2 become those of the container ef->arg
+   points to (the first replaces what the summary held, the others join it); another
+   overload's argument, or a list not known, writes the container. */
+static void effect_store_elements(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  int elem;
+  uint32_t obj = api_memory_target(c, ef->arg, &elem);
+  uint32_t dst = obj ? api_container_elements(e, obj, "") : 0;
+  uint32_t list = dst ? braced_list_object(c, ef->arg2) : 0;
+  if (!list) {
+    havoc_arg(c, ef->arg);
+    return;
+  }
+  int weak = 0;
+  for (uint32_t k = e->locs[list].first_child; k; k = e->locs[k].next_sibling) {
+    if (e->locs[k].kind != LK_INDEX) continue;
+    mem_copy_subtree(e, c->s, dst, k, weak, NULL);
+    weak = 1;
+  }
+  if (!weak) { /* an empty list: no elements */
+    mem_clear_subtree(e, c->s, dst);
+    aval none = av_make(AV_BOT, 0);
+    mem_write(e, c->s, dst, &none, 0);
+  } else if (holds_alternatives(e, c->s, dst, 3)) {
+    /* elements that differ (a cpu and a sim batch): which one a later read or a loop's
+       iteration meets is not followed — a guard on the device of each does not narrow a tag
+       set — so they are unknown, as before a list was followed */
+    aval top = av_top();
+    mem_write(e, c->s, dst, &top, 0);
+  }
+}
+
 /* New elements of the container ef->arg points to, value-initialized (zero, NULL: a later store
    defines them) or copied from the object ef->arg2 points to when the call has that argument
    as its last (one not known makes them unknown); they join the elements it already holds. */

@@ -97,6 +97,8 @@ static int32_t tagf_of_int(const aval *v, int as_bool) {
       return v->i >= 0 && v->i <= INT32_MAX ? (int32_t)v->i : TC_TAGF_UNKNOWN;
     case AV_NE:
       return as_bool && v->i == 0 ? 1 : TC_TAGF_UNKNOWN;
+    case AV_RANGE: /* truthy when 0 is not in it */
+      return as_bool && (v->i > 0 || v->hi < 0) ? 1 : TC_TAGF_UNKNOWN;
     case AV_SYM:
       return v->i >= 0 && v->i < INT32_MAX / 2 ? TC_TAGF_SYM(v->i) : TC_TAGF_UNKNOWN;
     case AV_ABSENT:

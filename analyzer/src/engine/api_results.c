@@ -618,7 +618,7 @@ static void result_one_of_array(call_ctx *c) {
 
 /* Whether what loc holds (and what its pointers lead to, `depth` levels deep) stands for
    several things: one of several tags, one of several objects. */
-static int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int depth) {
+int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int depth) {
   const aval *v = st_get(&s->mem, loc);
   if (v && v->k == AV_TENSOR && tagset_get(e, (uint32_t)v->i)) return 1;
   if (v && v->k == AV_ADDRSET) return 1;
@@ -628,6 +628,24 @@ static int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int dept
   for (uint32_t k = e->locs[loc].first_child; k; k = e->locs[k].next_sibling)
     if (holds_alternatives(e, s, k, depth)) return 1;
   return 0;
+}
+
+/* The call's result is a struct whose field `field` holds v (the iterator of the pair an
+   insertion returns); its other fields are unknown. */
+static void write_result_field(call_ctx *c, const char *field, const aval *v) {
+  tc_eng *e = c->f->e;
+  if (!c->in->has_dst) return;
+  targets t;
+  if (!mem_resolve(c->f, c->s, &c->in->dst, &t)) return;
+  aval top = av_top();
+  uint32_t fid = field_id_of_name(e, field);
+  for (int i = 0; i < t.n; i++) {
+    int weak = t.weak || t.n > 1;
+    if (!weak) mem_clear_subtree(e, c->s, t.loc[i]);
+    mem_write(e, c->s, t.loc[i], &top, weak);
+    uint32_t f = loc_child(e, t.loc[i], LK_FIELD, fid, 0);
+    if (f) mem_write(e, c->s, f, v, weak);
+  }
 }
 
 /* The address of the container's elements: a pointer into them (indexing it reaches them
@@ -654,7 +672,10 @@ static void result_element_of_arg(call_ctx *c) {
       a.i = IDX_ANY;
     }
   }
-  api_write_value(c, &a);
+  if (r->elem_in_field[0])
+    write_result_field(c, r->elem_in_field, &a);
+  else
+    api_write_value(c, &a);
 }
 
 /* What the object the argument points to holds: an iterator's element address. */

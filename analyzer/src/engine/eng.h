@@ -158,14 +158,43 @@ typedef enum av_kind {
   AV_DATAPTR,    /* a tensor's data pointer: tag says where the memory is (host or not) */
   AV_SETTEST,    /* a test of the member a tag set stands for (settest_value; negated: neg): a
                     branch on it narrows the sets of its origin (tagset_narrow) */
-  AV_STR         /* a string literal, not NULL: i = the symbol of its text (read by rules that
+  AV_STR,        /* a string literal, not NULL: i = the symbol of its text (read by rules that
                     name devices: ggml_backend_dev_by_name); what it points to is unknown */
+  AV_RANGE       /* an unknown integer in [i, hi] (INT64_MIN / INT64_MAX: unbounded on that
+                    side), learned from a comparison with a constant; never a single value */
 } av_kind;
 
 #define IDX_NONE INT64_MIN
 #define IDX_ANY INT64_MAX
 
-typedef enum drel { DR_NONE = 0, DR_EQ, DR_NE } drel;
+/* A derivation's relation: the value is truthy iff (dloc rel dc). */
+typedef enum drel { DR_NONE = 0, DR_EQ, DR_NE, DR_LT, DR_LE, DR_GT, DR_GE } drel;
+/* The relation that holds when r does not: EQ/NE, LT/GE, LE/GT. */
+static inline drel drel_negate(drel r) {
+  switch (r) {
+    case DR_EQ: return DR_NE;
+    case DR_NE: return DR_EQ;
+    case DR_LT: return DR_GE;
+    case DR_LE: return DR_GT;
+    case DR_GT: return DR_LE;
+    case DR_GE: return DR_LT;
+    case DR_NONE: break;
+  }
+  return DR_NONE;
+}
+/* (c r x) as a relation of x to c: c < x is x > c. */
+static inline drel drel_mirror(drel r) {
+  switch (r) {
+    case DR_LT: return DR_GT;
+    case DR_LE: return DR_GE;
+    case DR_GT: return DR_LT;
+    case DR_GE: return DR_LE;
+    case DR_EQ:
+    case DR_NE:
+    case DR_NONE: break;
+  }
+  return r;
+}
 
 typedef struct aval {
   uint8_t k;
@@ -175,7 +204,10 @@ typedef struct aval {
   uint8_t dsnap_k; /* what dloc held then (to notice it has changed since) */
   uint32_t loc;    /* AV_ADDR */
   int64_t i;
-  tc_tag tag; /* AV_TENSOR */
+  union {
+    tc_tag tag; /* AV_TENSOR, AV_DATAPTR */
+    int64_t hi; /* AV_RANGE: the upper bound (i is the lower) */
+  };
   uint32_t dloc;
   int64_t dc;
   int64_t dsnap_i;
@@ -238,6 +270,11 @@ const struct devtype *devtype_of_field(const tc_eng *e, uint32_t field, int *k);
 
 aval av_make(av_kind k, int64_t i);
 aval av_top(void);
+/* An unknown integer in [lo, hi] (INT64_MIN / INT64_MAX: unbounded): AV_INT when lo == hi,
+   AV_TOP when both sides are unbounded. */
+aval av_range(int64_t lo, int64_t hi);
+/* The bounds of an integer value (AV_INT, AV_RANGE; anything else: unbounded). */
+void av_bounds(const aval *v, int64_t *lo, int64_t *hi);
 /* What an AV_POISON's i says of its nullness: a failed call's NULL result, or the value it
    replaced (a handle known not to be NULL stays so: `if (w)` after w's finding). */
 typedef enum poison_nullness { POISON_MAYBE_NULL = 0, POISON_NULL = 1, POISON_NOT_NULL = 2 } poison_nullness;

@@ -223,12 +223,62 @@ static int assume_settest(tc_eng *e, astate *s, const aval *t, int truth) {
   return tagset_narrow(e, s, settest_var(t), settest_mask(t, t->neg ? !truth : truth));
 }
 
+/* Narrows the bounds [lo, hi] of an integer by (x rel c); 0 when none is left. */
+static int narrow_bounds(drel rel, int64_t c, int64_t *lo, int64_t *hi) {
+  switch (rel) {
+    case DR_LT:
+      if (c == INT64_MIN) return 0;
+      if (c - 1 < *hi) *hi = c - 1;
+      break;
+    case DR_LE:
+      if (c < *hi) *hi = c;
+      break;
+    case DR_GT:
+      if (c == INT64_MAX) return 0;
+      if (c + 1 > *lo) *lo = c + 1;
+      break;
+    case DR_GE:
+      if (c > *lo) *lo = c;
+      break;
+    case DR_EQ:
+      if (c < *lo || c > *hi) return 0;
+      *lo = *hi = c;
+      break;
+    case DR_NE:
+      if (*lo == c && *hi == c) return 0;
+      if (*lo == c) (*lo)++;
+      else if (*hi == c) (*hi)--;
+      break;
+    case DR_NONE:
+      break;
+  }
+  return *lo <= *hi;
+}
+
+/* Assumes (loc rel c) of an ordering relation, or of any relation on a range: the integer
+   becomes the range its bounds allow (a pointer or a test learns nothing). */
+static int assume_order(tc_eng *e, astate *s, uint32_t loc, const aval *cur, drel rel,
+                        int64_t c) {
+  if (!av_intlike(cur) || cur->k == AV_AVAIL || cur->k == AV_SETTEST) return 1;
+  int64_t lo, hi;
+  av_bounds(cur, &lo, &hi);
+  if (!narrow_bounds(rel, c, &lo, &hi)) return 0;
+  if (cur->k == AV_NE && !narrow_bounds(DR_NE, cur->i, &lo, &hi)) return 0;
+  if (cur->k == AV_INT) return 1;
+  aval nv = av_range(lo, hi);
+  if (nv.k == AV_TOP) return 1;
+  nv.prov = cur->prov;
+  mem_write(e, s, loc, &nv, 0);
+  return 1;
+}
+
 /* Assumes (loc rel c); returns 0 when the state contradicts it. */
 static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
                       const tc_srcloc *at) {
   (void)at;
   aval cur = mem_eff(e, s, loc);
   aval nv;
+  if (rel >= DR_LT || cur.k == AV_RANGE) return assume_order(e, s, loc, &cur, rel, c);
   switch ((av_kind)cur.k) {
     case AV_INT:
       return rel == DR_EQ ? cur.i == c : cur.i != c;
@@ -294,6 +344,7 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
       }
       return 1;
     case AV_MULTI:
+    case AV_RANGE:
       return 1;
   }
   return 1;
@@ -310,7 +361,7 @@ int flow_assume(tc_eng *e, astate *s, const aval *v, int truth) {
                 (cur.k == AV_TOP || cur.k == AV_BOT || cur.i == v->dsnap_i);
     if (fresh) {
       drel r = (drel)v->drel;
-      if (!truth) r = r == DR_EQ ? DR_NE : DR_EQ;
+      if (!truth) r = drel_negate(r);
       if (!assume_rel(e, s, v->dloc, r, v->dc, NULL)) return 0;
     }
   }
@@ -352,6 +403,8 @@ static int truth_of(const astate *s, const aval *v) {
     case AV_DATAPTR:
     case AV_SETTEST:
       return -1;
+    case AV_RANGE:
+      return v->i > 0 || v->hi < 0 ? 1 : -1;
   }
   return -1;
 }
@@ -440,6 +493,34 @@ static int64_t fold(tc_opcode op, int64_t a, int64_t b, int *ok) {
   return 0;
 }
 
+/* The relation an ordering comparison tests (DR_NONE for other operators). */
+static drel order_rel(tc_opcode op) {
+  if (op == TC_OPC_LT) return DR_LT;
+  if (op == TC_OPC_LE) return DR_LE;
+  if (op == TC_OPC_GT) return DR_GT;
+  if (op == TC_OPC_GE) return DR_GE;
+  return DR_NONE;
+}
+
+/* A comparison of two integers, one of them a range, that their bounds decide: 1 or 0;
+   -1 when they overlap (or it is not such a comparison). */
+static int decide_by_bounds(tc_opcode op, const aval *a, const aval *b) {
+  if (!(a->k == AV_RANGE || b->k == AV_RANGE) || !(a->k == AV_INT || a->k == AV_RANGE) ||
+      !(b->k == AV_INT || b->k == AV_RANGE))
+    return -1;
+  int64_t alo, ahi, blo, bhi;
+  av_bounds(a, &alo, &ahi);
+  av_bounds(b, &blo, &bhi);
+  int disjoint = ahi < blo || bhi < alo;
+  if (op == TC_OPC_LT) return ahi < blo ? 1 : alo >= bhi ? 0 : -1;
+  if (op == TC_OPC_LE) return ahi <= blo ? 1 : alo > bhi ? 0 : -1;
+  if (op == TC_OPC_GT) return alo > bhi ? 1 : ahi <= blo ? 0 : -1;
+  if (op == TC_OPC_GE) return alo >= bhi ? 1 : ahi < blo ? 0 : -1;
+  if (op == TC_OPC_EQ) return disjoint ? 0 : -1;
+  if (op == TC_OPC_NE) return disjoint ? 1 : -1;
+  return -1;
+}
+
 static aval eval_binop(frame *f, astate *s, const tc_insn *in) {
   tc_eng *e = f->e;
   uint32_t la = 0, lb = 0;
@@ -450,6 +531,25 @@ static aval eval_binop(frame *f, astate *s, const tc_insn *in) {
     int ok;
     int64_t r = fold(op, a.i, b.i, &ok);
     return ok ? av_make(AV_INT, r) : av_top();
+  }
+  int by_bounds = decide_by_bounds(op, &a, &b);
+  if (by_bounds >= 0) return av_make(AV_INT, by_bounds);
+  drel order = order_rel(op);
+  if (order != DR_NONE) {
+    /* a bound the program writes (`k > 1`), not a value the analysis happens to know (a
+       loop counter's: narrowing `n` by each `i < n` would keep every count of iterations
+       apart), narrows the integer compared to it on each side of the branch */
+    aval r = av_top();
+    int a_bound = in->a.kind == TC_OPND_INT, b_bound = in->b.kind == TC_OPND_INT;
+    if (b_bound && la && av_intlike(&a) && a.k != AV_AVAIL)
+      set_derivation(&r, la, order, b.i, &a);
+    else if (a_bound && lb && av_intlike(&b) && b.k != AV_AVAIL)
+      set_derivation(&r, lb, drel_mirror(order), a.i, &b);
+    else if (b_bound && a.drel == DR_NE && a.dc == 0 && a.dloc && av_intlike(&a)) {
+      aval snap = av_make((av_kind)a.dsnap_k, a.dsnap_i);
+      set_derivation(&r, a.dloc, order, b.i, &snap);
+    }
+    return r;
   }
   if (op == TC_OPC_EQ || op == TC_OPC_NE) {
     int eq = -1;
@@ -550,7 +650,7 @@ static aval eval_unop(frame *f, astate *s, const tc_insn *in) {
       aval r = av_top();
       if (a.drel != DR_NONE && a.dloc) {
         aval snap = av_make((av_kind)a.dsnap_k, a.dsnap_i);
-        set_derivation(&r, a.dloc, a.drel == DR_EQ ? DR_NE : DR_EQ, a.dc, &snap);
+        set_derivation(&r, a.dloc, drel_negate((drel)a.drel), a.dc, &snap);
       } else if (la && av_intlike(&a)) {
         set_derivation(&r, la, DR_EQ, 0, &a);
       }
@@ -847,6 +947,28 @@ static void to_succ(fctx *c, uint32_t from, uint32_t to, astate s) {
   add_state(c, to, s, unroll);
 }
 
+/* A branch that left the integer at loc in a range of at most RANGE_SPLIT_MAX values (a
+   clamp: `if (k < 0 || k > 1) k = 0;`) sends one state per value on, as a switch over them
+   would: what depends on it is exact for each value. */
+#define RANGE_SPLIT_MAX 8
+static void to_succ_split(fctx *c, uint32_t from, uint32_t to, astate s, uint32_t loc) {
+  tc_eng *e = c->fr.e;
+  aval v = loc ? mem_eff(e, &s, loc) : av_top();
+  if (v.k != AV_RANGE || v.i == INT64_MIN || v.hi == INT64_MAX ||
+      (uint64_t)v.hi - (uint64_t)v.i >= RANGE_SPLIT_MAX) {
+    to_succ(c, from, to, s);
+    return;
+  }
+  for (int64_t k = v.i;; k++) {
+    astate x = k == v.hi ? s : state_copy(&s);
+    aval nv = av_make(AV_INT, k);
+    nv.prov = v.prov;
+    mem_write(e, &x, loc, &nv, 0);
+    to_succ(c, from, to, x);
+    if (k == v.hi) break;
+  }
+}
+
 static tc_sym cond_name(const tc_opnd *o) {
   return (o->kind == TC_OPND_PATH && o->path.root != TC_ROOT_TEMP) ? o->path.spelling : 0;
 }
@@ -910,7 +1032,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
         x.decorrelated |= x.merged;
         x.decided_branches &= ~branch_bit(b);
         if (ok)
-          to_succ(c, b, t->succ[side ? 0 : 1], x);
+          to_succ_split(c, b, t->succ[side ? 0 : 1], x, v.drel != DR_NONE ? v.dloc : 0);
         else
           state_release(e, &x);
       }
@@ -952,7 +1074,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
             ok = assume_rel(e, &x, src, DR_NE, t->case_values[k], &t->loc);
         }
         if (ok)
-          to_succ(c, b, t->succ[i], x);
+          to_succ_split(c, b, t->succ[i], x, src);
         else
           state_release(e, &x);
       }

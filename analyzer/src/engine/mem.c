@@ -61,6 +61,7 @@ aval mem_eff(tc_eng *e, const astate *s, uint32_t loc) {
         case AV_TOP:
         case AV_NE:
         case AV_SYM:
+        case AV_RANGE:
         case AV_ADDR:
         case AV_ADDRSET:
         case AV_FUNC:

@@ -70,6 +70,9 @@ static uint64_t av_hash(const aval *v) {
     case AV_ADDRSET:
       h = hash_mix(h, v->neg);
       break;
+    case AV_RANGE:
+      h = hash_mix(h, (uint64_t)v->hi);
+      break;
   }
   return h | 1; /* never 0: 0 is "nothing here" */
 }

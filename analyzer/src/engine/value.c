@@ -14,6 +14,41 @@ aval av_make(av_kind k, int64_t i) {
 
 aval av_top(void) { return av_make(AV_TOP, 0); }
 
+aval av_range(int64_t lo, int64_t hi) {
+  if (lo == hi) return av_make(AV_INT, lo);
+  if (lo == INT64_MIN && hi == INT64_MAX) return av_top();
+  aval v = av_make(AV_RANGE, lo);
+  v.hi = hi;
+  return v;
+}
+
+void av_bounds(const aval *v, int64_t *lo, int64_t *hi) {
+  *lo = INT64_MIN;
+  *hi = INT64_MAX;
+  if (v->k == AV_INT) *lo = *hi = v->i;
+  if (v->k == AV_RANGE) {
+    *lo = v->i;
+    *hi = v->hi;
+  }
+}
+
+/* The join of two integers one of which is a range: their hull when it is one of them (the
+   other lies inside) or holds at most RANGE_JOIN_MAX values, else unknown. A chain of joins
+   can so only grow a few steps before it reaches unknown: loops stay short. */
+#define RANGE_JOIN_MAX 8
+static aval range_join(const aval *a, const aval *b) {
+  int64_t alo, ahi, blo, bhi;
+  av_bounds(a, &alo, &ahi);
+  av_bounds(b, &blo, &bhi);
+  int64_t lo = alo < blo ? alo : blo, hi = ahi > bhi ? ahi : bhi;
+  int a_holds = lo == alo && hi == ahi, b_holds = lo == blo && hi == bhi;
+  int small = lo > INT64_MIN && hi < INT64_MAX && (uint64_t)hi - (uint64_t)lo < RANGE_JOIN_MAX;
+  if (!a_holds && !b_holds && !small) return av_top();
+  aval r = av_range(lo, hi);
+  r.prov = a->prov ? a->prov : b->prov;
+  return r;
+}
+
 aval av_poison_over(const aval *v) {
   poison_nullness n = POISON_MAYBE_NULL;
   if (v->k == AV_INT && v->i == 0) n = POISON_NULL;
@@ -52,6 +87,8 @@ int av_same(const aval *a, const aval *b) {
       return a->i == b->i && a->neg == b->neg;
     case AV_STR:
       return a->i == b->i;
+    case AV_RANGE:
+      return a->i == b->i && a->hi == b->hi;
   }
   return 0;
 }
@@ -66,6 +103,7 @@ int av_intlike(const aval *a) {
     case AV_SETTEST:
     case AV_BOT:
     case AV_ABSENT:
+    case AV_RANGE:
       return 1;
     case AV_MULTI:
     case AV_ADDR:
@@ -196,6 +234,9 @@ aval av_join(tc_eng *e, const aval *a, const aval *b) {
     r.drel = DR_NONE;
     return r;
   }
+  if ((a->k == AV_RANGE && (b->k == AV_INT || b->k == AV_RANGE)) ||
+      (b->k == AV_RANGE && a->k == AV_INT))
+    return range_join(a, b);
   if (a->k == AV_INT && b->k == AV_NE && a->i != b->i) return *b;
   if (a->k == AV_NE && b->k == AV_INT && a->i != b->i) return *a;
   return r;

@@ -300,14 +300,29 @@ static int parse_one_of_array(loader *L, const cJSON *c, size_t at, int n_params
   return rules_get_arg(L, c, "count_arg", at, n_params, 1, &res->arg2) < 0 ? -1 : 0;
 }
 
-/* "element_of_arg": I, or {"arg": I, "field": F, "lookup": B}: the address of the elements of
-   the container argument I points to, or of their field F (a map's mapped value, "second");
-   lookup: the one element a key picks. */
+/* The optional field-name member `key` of an "element_of_arg" object into buf ("" absent). */
+static int element_field_name(loader *L, const cJSON *c, const char *key, size_t at,
+                              char buf[TC_RULES_FIELD_MAX]) {
+  if (!cJSON_GetObjectItemCaseSensitive(c, key)) return 0;
+  const char *f = tc_json_string(&L->j, c, key, at, 1, "an \"element_of_arg\" result");
+  if (!f) return -1;
+  if (strlen(f) >= TC_RULES_FIELD_MAX) {
+    tc_json_fail(&L->j, at, "field name \"%s\" is too long", f);
+    return -1;
+  }
+  memcpy(buf, f, strlen(f) + 1);
+  return 0;
+}
+
+/* "element_of_arg": I, or {"arg": I, "field": F, "lookup": B, "in_field": G}: the address of
+   the elements of the container argument I points to, or of their field F (a map's mapped
+   value, "second"); lookup: the one element a key picks; in_field: the result is a struct
+   (a pair) whose field G holds that address, the rest unknown. */
 static int parse_element_of(loader *L, const cJSON *res_obj, const cJSON *c, size_t at,
                             int n_params, tc_result_spec *res) {
   if (cJSON_IsNumber(c))
     return rules_get_arg(L, res_obj, c->string, at, n_params, 1, &res->arg) < 0 ? -1 : 0;
-  static const char *const k[] = {"arg", "field", "lookup", NULL};
+  static const char *const k[] = {"arg", "field", "lookup", "in_field", NULL};
   if (!cJSON_IsObject(c)) {
     tc_json_fail(&L->j, at, "\"element_of_arg\" is an argument index or an object");
     return -1;
@@ -315,15 +330,8 @@ static int parse_element_of(loader *L, const cJSON *res_obj, const cJSON *c, siz
   if (tc_json_only_keys(&L->j, c, at, "an \"element_of_arg\" result", k)) return -1;
   if (rules_get_arg(L, c, "arg", at, n_params, 1, &res->arg) < 0) return -1;
   if (tc_json_bool(&L->j, c, "lookup", at, &res->elem_lookup) < 0) return -1;
-  if (!cJSON_GetObjectItemCaseSensitive(c, "field")) return 0;
-  const char *f = tc_json_string(&L->j, c, "field", at, 1, "an \"element_of_arg\" result");
-  if (!f) return -1;
-  if (strlen(f) >= sizeof res->elem_field) {
-    tc_json_fail(&L->j, at, "field name \"%s\" is too long", f);
-    return -1;
-  }
-  memcpy(res->elem_field, f, strlen(f) + 1);
-  return 0;
+  if (element_field_name(L, c, "field", at, res->elem_field) < 0) return -1;
+  return element_field_name(L, c, "in_field", at, res->elem_in_field);
 }
 
 /* How a result key's value is read (rules.def's TC_RESULT shapes). */

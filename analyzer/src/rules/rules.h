@@ -143,6 +143,9 @@ typedef struct tc_result_spec {
      whether it is the one element a key picks (unknown when they differ) */
   char elem_field[TC_RULES_FIELD_MAX];
   int elem_lookup;
+  /* ELEMENT_OF: the result is a struct whose field of this name holds the address (the
+     iterator `first` of the pair an insertion returns); "" the result is the address */
+  char elem_in_field[TC_RULES_FIELD_MAX];
 } tc_result_spec;
 
 /* What a function does to memory through its pointer arguments, numbered from 1. */
