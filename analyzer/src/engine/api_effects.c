@@ -504,6 +504,36 @@ static void effect_store(call_ctx *c, const tc_effect *ef) {
   join_last_arg_into(c, ef, dst);
 }
 
+/* Whether the string literal argument argi is the whole text a construction gives: every
+   argument after it is an address (an allocator's), none a length or a position. */
+static int literal_is_whole(call_ctx *c, int argi) {
+  for (uint32_t k = (uint32_t)(argi + c->fn->leading_args) + 1; k < c->in->n_args; k++)
+    if (c->in->args[k].kind != TC_OPND_ADDR) return 0;
+  return 1;
+}
+
+/* The string object ef->arg points to is made anew (what it held is forgotten); it holds the
+   text of the literal ef->arg2 when that literal is all of it, or the text of the string
+   object ef->arg2 points to (a copy); otherwise its text is unknown. */
+static void effect_keep_text(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  int elem, from_elem;
+  uint32_t obj = api_memory_target(c, ef->arg, &elem);
+  havoc_arg(c, ef->arg);
+  const tc_opnd *t = api_arg_of(c, ef->arg2);
+  if (!obj || !t || !literal_is_whole(c, ef->arg2)) return;
+  aval text = av_top();
+  if (t->kind == TC_OPND_UNKNOWN && t->sym) {
+    text = av_make(AV_INT, (int64_t)t->sym);
+  } else if (t->kind == TC_OPND_ADDR || t->kind == TC_OPND_PATH) {
+    uint32_t from = api_memory_target(c, ef->arg2, &from_elem);
+    uint32_t at = from ? loc_find_child(e, from, LK_FIELD, e->f_text, 0) : 0;
+    const aval *v = at ? st_get(&c->s->mem, at) : NULL;
+    if (v && v->k == AV_INT) text = *v;
+  }
+  if (text.k == AV_INT) mem_write(e, c->s, api_pseudo_field(e, obj, e->f_text), &text, 0);
+}
+
 /* New elements of the container ef->arg points to, value-initialized (zero, NULL: a later store
    defines them) or copied from the object ef->arg2 points to when the call has that argument
    as its last (one not known makes them unknown); they join the elements it already holds. */

@@ -558,7 +558,7 @@ struct tc_eng {
   /* field ids of the pseudo-fields API objects keep state in, and of the tensor fields the
      rules name (0: none), resolved once (api_prepare) */
   uint32_t f_placement, f_tag, f_context, f_members, f_nodes, f_elements, f_data, f_buffer,
-      f_view_src, f_sources, f_memory, f_kind;
+      f_view_src, f_sources, f_memory, f_kind, f_text;
 
   /* operands already reported alone with a kind an API function does not accept: the same
      function given the same tensor at another call is the same mistake (api.c) */
@@ -655,6 +655,8 @@ typedef struct copy_note {
 void mem_copy_subtree(tc_eng *e, astate *s, uint32_t dst, uint32_t src, int weak,
                       const copy_note *cn); /* cn may be NULL */
 void mem_havoc_reachable(tc_eng *e, astate *s, uint32_t loc);
+/* 1 when loc or a place inside it holds a value of its own on this path */
+int mem_subtree_has_values(const tc_eng *e, const astate *s, uint32_t loc);
 int mem_is_record_type(const tc_type *t);
 aval mem_addr_of(frame *f, astate *s, const tc_path *p);
 
