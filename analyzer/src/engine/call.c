@@ -783,6 +783,57 @@ static int ends_path(tc_eng *e, const tc_insn *in) {
   return nr;
 }
 
+/* The overriders a virtual call `o->f(…)` may run when o may point to one of several objects
+   (a container's elements of several classes): the call's target is the `@vfn:` slot of *o,
+   and the slot of each object o may point to holds one function. Writes up to max distinct
+   ones to fns and returns how many, or 0 when some object's slot is not a known function. */
+#define MAX_OVERRIDERS PTS_MAX
+static int overriders_of_receivers(frame *f, astate *s, const tc_opnd *target, tc_sym *fns,
+                                   int max) {
+  tc_eng *e = f->e;
+  const tc_path *p = &target->path;
+  if (target->kind != TC_OPND_PATH || p->n_elems < 2) return 0;
+  const tc_elem *slot = &p->elems[p->n_elems - 1];
+  if (slot->kind != TC_ELEM_FIELD || p->elems[p->n_elems - 2].kind != TC_ELEM_DEREF ||
+      strncmp(tc_str(e->prog, slot->field), "@vfn:", 5) != 0)
+    return 0;
+  tc_opnd receiver = *target;
+  receiver.path.n_elems -= 2;
+  aval o = mem_eval(f, s, &receiver, NULL);
+  ptset pts;
+  av_targets(e, &o, &pts);
+  uint32_t fid = field_id_of_sym(e, slot->field);
+  int n = 0;
+  for (uint32_t i = 0; i < pts.n; i++) {
+    if (pts.idx[i] == IDX_ANY) return 0;
+    uint32_t obj = pts.idx[i] == IDX_NONE ? pts.loc[i]
+                                          : loc_child(e, pts.loc[i], LK_INDEX, 0, pts.idx[i]);
+    uint32_t at = obj ? loc_child(e, obj, LK_FIELD, fid, 0) : 0;
+    aval v = at ? mem_eff(e, s, at) : av_top();
+    if (v.k != AV_FUNC) return 0;
+    int seen = 0;
+    for (int k = 0; k < n; k++) seen |= fns[k] == (tc_sym)v.i;
+    if (seen) continue;
+    if (n == max) return 0;
+    fns[n++] = (tc_sym)v.i;
+  }
+  return n;
+}
+
+/* Runs each overrider a virtual call may reach (overriders_of_receivers), their exits joining
+   this call's; 0 when they are not all known user functions (the call is then unknown). */
+static int dispatch_overriders(frame *f, astate *s, const tc_insn *in, state_list *out) {
+  tc_sym fns[MAX_OVERRIDERS];
+  fninfo *callees[MAX_OVERRIDERS];
+  int n = overriders_of_receivers(f, s, &in->callee.target, fns, MAX_OVERRIDERS);
+  if (n < 2) return 0;
+  for (int k = 0; k < n; k++)
+    if (!(callees[k] = fn_lookup(f->e, f->fi->unit, fns[k], 0))) return 0;
+  for (int k = 0; k < n; k++) call_user(f, state_copy(s), in, callees[k], out);
+  state_release(f->e, s);
+  return 1;
+}
+
 static void dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
   tc_eng *e = f->e;
   const tc_api_fn *api = NULL;
@@ -795,6 +846,8 @@ static void dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
     if (t.k == AV_FUNC) {
       callee = fn_lookup(e, f->fi->unit, (tc_sym)t.i, 0);
       if (!callee) api = api_of_usr(e, (tc_sym)t.i);
+    } else if (dispatch_overriders(f, &s, in, out)) {
+      return;
     }
   }
   if (api) {
