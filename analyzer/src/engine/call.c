@@ -783,116 +783,6 @@ static int ends_path(tc_eng *e, const tc_insn *in) {
   return nr;
 }
 
-/* A virtual call `o->f(…)`: its target is the `@vfn:` slot of *o (frontend/lower_cxx.c). 1 and
-   the receiver operand `o` and the slot's field id when it is one. */
-static int virtual_receiver(tc_eng *e, const tc_opnd *target, tc_opnd *receiver, uint32_t *fid) {
-  const tc_path *p = &target->path;
-  if (target->kind != TC_OPND_PATH || p->n_elems < 2) return 0;
-  const tc_elem *slot = &p->elems[p->n_elems - 1];
-  if (slot->kind != TC_ELEM_FIELD || p->elems[p->n_elems - 2].kind != TC_ELEM_DEREF ||
-      strncmp(tc_str(e->prog, slot->field), "@vfn:", 5) != 0)
-    return 0;
-  *receiver = *target;
-  receiver->path.n_elems -= 2;
-  *fid = field_id_of_sym(e, slot->field);
-  return 1;
-}
-
-/* The overrider object (loc, idx) runs for slot fid: its USR, or 0 when not known. */
-static tc_sym overrider_in(tc_eng *e, const astate *s, uint32_t loc, int64_t idx, uint32_t fid) {
-  if (idx == IDX_ANY) return 0;
-  uint32_t obj = idx == IDX_NONE ? loc : loc_child(e, loc, LK_INDEX, 0, idx);
-  uint32_t at = obj ? loc_child(e, obj, LK_FIELD, fid, 0) : 0;
-  aval v = at ? mem_eff(e, s, at) : av_top();
-  return v.k == AV_FUNC ? (tc_sym)v.i : 0;
-}
-
-/* The overriders a virtual call may run when its receiver may point to one of several objects
-   (a container's elements of several classes): the slot of each holds one. Writes up to max
-   distinct ones to fns and returns how many, or 0 when some object's slot is not known. */
-#define MAX_OVERRIDERS PTS_MAX
-static int overriders_of(tc_eng *e, const astate *s, const aval *receiver, uint32_t fid,
-                         tc_sym *fns, int max) {
-  ptset pts;
-  av_targets(e, receiver, &pts);
-  int n = 0;
-  for (uint32_t i = 0; i < pts.n; i++) {
-    tc_sym fn = overrider_in(e, s, pts.loc[i], pts.idx[i], fid);
-    if (!fn) return 0;
-    int seen = 0;
-    for (int k = 0; k < n; k++) seen |= fns[k] == fn;
-    if (seen) continue;
-    if (n == max) return 0;
-    fns[n++] = fn;
-  }
-  return n;
-}
-
-/* Pointer value v narrowed to the objects whose slot fid holds fn (BOT when none does); a
-   value that is no address stays as it is. */
-static aval narrowed_to(tc_eng *e, const astate *s, const aval *v, uint32_t fid, tc_sym fn) {
-  if (v->k != AV_ADDR && v->k != AV_ADDRSET) return *v;
-  ptset pts;
-  av_targets(e, v, &pts);
-  aval r = av_make(AV_BOT, 0);
-  for (uint32_t i = 0; i < pts.n; i++) {
-    if (overrider_in(e, s, pts.loc[i], pts.idx[i], fid) != fn) continue;
-    aval a = av_make(AV_ADDR, pts.idx[i]);
-    a.loc = pts.loc[i];
-    a.prov = v->prov;
-    r = av_join(e, &r, &a);
-  }
-  if (r.k != AV_BOT) r.neg = v->neg;
-  return r;
-}
-
-/* Runs each overrider a virtual call may reach, the receiver narrowed for each to the objects
-   that run it (the places the receiver is read from hold only those during the call; after
-   it, what they held before, joined with what the call left there); their exits are the
-   call's. 0 when they are not all known user functions (the call is then unknown). */
-static int dispatch_overriders(frame *f, astate *s, const tc_insn *in, state_list *out) {
-  tc_eng *e = f->e;
-  tc_opnd receiver;
-  uint32_t fid;
-  if (!virtual_receiver(e, &in->callee.target, &receiver, &fid)) return 0;
-  aval o = mem_eval(f, s, &receiver, NULL);
-  tc_sym fns[MAX_OVERRIDERS];
-  fninfo *callees[MAX_OVERRIDERS];
-  int n = overriders_of(e, s, &o, fid, fns, MAX_OVERRIDERS);
-  if (n < 2) return 0;
-  for (int k = 0; k < n; k++)
-    if (!(callees[k] = fn_lookup(e, f->fi->unit, fns[k], 0))) return 0;
-  targets at;
-  if (!mem_resolve(f, s, &receiver.path, &at) || at.overflow) at.n = 0;
-  aval held[MEM_MAX_TARGETS];
-  int own[MEM_MAX_TARGETS]; /* the place held a value of its own (not inherited) */
-  for (int t = 0; t < at.n; t++) {
-    held[t] = mem_eff(e, s, at.loc[t]);
-    own[t] = st_get(&s->mem, at.loc[t]) != NULL;
-  }
-  for (int k = 0; k < n; k++) {
-    astate c = state_copy(s);
-    for (int t = 0; t < at.n; t++) {
-      aval v = narrowed_to(e, s, &held[t], fid, fns[k]);
-      st_set(e, &c.mem, at.loc[t], &v);
-    }
-    state_list exits = {0};
-    call_user(f, c, in, callees[k], &exits);
-    for (size_t x = 0; x < exits.n; x++) {
-      astate *xs = &exits.items[x];
-      for (int t = 0; t < at.n; t++) {
-        aval left = mem_eff(e, xs, at.loc[t]);
-        aval v = av_join(e, &held[t], &left);
-        st_set(e, &xs->mem, at.loc[t], !own[t] && av_same(&v, &held[t]) ? NULL : &v);
-      }
-      slist_push(e, out, *xs);
-    }
-    free(exits.items);
-  }
-  state_release(e, s);
-  return 1;
-}
-
 static void dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
   tc_eng *e = f->e;
   const tc_api_fn *api = NULL;
@@ -905,8 +795,6 @@ static void dispatch(frame *f, astate s, const tc_insn *in, state_list *out) {
     if (t.k == AV_FUNC) {
       callee = fn_lookup(e, f->fi->unit, (tc_sym)t.i, 0);
       if (!callee) api = api_of_usr(e, (tc_sym)t.i);
-    } else if (dispatch_overriders(f, &s, in, out)) {
-      return;
     }
   }
   if (api) {
