@@ -251,6 +251,7 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
     }
     case AV_ADDR:
     case AV_ADDRSET:
+    case AV_FUNC:
       if (c == 0 && cur.neg) { /* maybe NULL: the branch tells */
         if (rel == DR_EQ) {
           nv = av_make(AV_INT, 0);
@@ -261,9 +262,6 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
         mem_write(e, s, loc, &nv, 0);
         return 1;
       }
-      if (c == 0) return rel == DR_NE;
-      return 1;
-    case AV_FUNC:
       if (c == 0) return rel == DR_NE;
       return 1;
     case AV_POISON: /* a failed call's result (NULL where the API returns it), or the
@@ -317,8 +315,8 @@ static int truth_of(const astate *s, const aval *v) {
       return v->neg ? -1 : 1;
     case AV_TENSOR: /* a handle an API call returned (a failed call's result is poison) */
       return v->neg ? -1 : 1;
-    case AV_FUNC:
-      return 1;
+    case AV_FUNC: /* a function, or maybe NULL (a zero-filled slot joined with one) */
+      return v->neg ? -1 : 1;
     case AV_AVAIL: {
       int k = avail_known(s, v->i);
       return k < 0 ? -1 : (v->neg ? !k : k);
@@ -446,7 +444,7 @@ static aval eval_binop(frame *f, astate *s, const tc_insn *in) {
       eq = 0;
     else if (a.k == AV_ADDR && b.k == AV_ADDR && a.i != IDX_ANY && b.i != IDX_ANY)
       eq = a.loc == b.loc && a.i == b.i;
-    else if (a.k == AV_FUNC && b.k == AV_FUNC)
+    else if (a.k == AV_FUNC && b.k == AV_FUNC && !a.neg && !b.neg)
       eq = a.i == b.i;
     else if ((a.k == AV_POISON && a.i && b.k == AV_INT && b.i == 0) ||
              (b.k == AV_POISON && b.i && a.k == AV_INT && a.i == 0))
