@@ -74,6 +74,30 @@ static chk_res run_checks(call_ctx *c) {
   return first_unknown.st == CHK_UNKNOWN ? first_unknown : res;
 }
 
+/* The positions of the tag sets of origin var whose members already failed a call on this
+   path (a warning: the path goes on where the call passed; one mistake, one finding), kept in
+   the state's memory under a pseudo global root so that joins and callees' exits carry it
+   (paths that disagree join to unknown: nothing excluded). */
+static uint32_t excluded_loc(tc_eng *e, uint32_t var) { return loc_root(e, LK_GLOBAL, 0, var, 0); }
+
+static uint32_t excluded_members(call_ctx *c, uint32_t var) {
+  const aval *v = st_get(&c->s->mem, excluded_loc(c->f->e, var));
+  return v && v->k == AV_INT ? (uint32_t)v->i : 0;
+}
+
+/* After a call that failed for some choices and passed for others: the positions of each set
+   that passed in no choice are excluded on this path from now on. */
+static void exclude_failed_members(call_ctx *c, const uint32_t *size, const uint32_t *passed,
+                                   const uint32_t *excluded) {
+  for (int i = 0; i < c->n_sets; i++) {
+    uint32_t all = size[i] >= 32 ? ~0u : (1u << size[i]) - 1;
+    uint32_t now = excluded[i] | (all & ~passed[i]);
+    if (now == excluded[i] || (now & all) == all) continue;
+    aval v = av_make(AV_INT, (int64_t)now);
+    st_set(c->f->e, &c->s->mem, excluded_loc(c->f->e, c->vars[i]), &v);
+  }
+}
+
 /* The operands hold tag sets (tagset.c): the checks run once per choice of a member of each
    set (one choice per set, so two operands of one set agree). A rule that fails for every
    choice fails this state; one that fails for some is recorded as failing on one of the
@@ -102,6 +126,9 @@ static int check_choices(call_ctx *c) {
   uint32_t fails[TC_RULE_COUNT] = {0}, detail[TC_RULE_COUNT] = {0}, counted = 0, n_fail = 0;
   uint32_t fix_key[TC_RULE_COUNT] = {0}; /* one plan for every failing choice, else none */
   uint16_t fix_mixed = 0;
+  uint32_t passed[4] = {0}; /* per set: the positions of the choices that passed */
+  uint32_t excluded[4] = {0};
+  for (int i = 0; i < c->n_sets; i++) excluded[i] = excluded_members(c, c->vars[i]);
   int after_unknown = 0; /* some choice failed after an undecided check (a warning) */
   for (uint32_t x = 0; x < n_choices; x++) {
     uint32_t rest = x;
@@ -109,14 +136,19 @@ static int check_choices(call_ctx *c) {
       c->choice[i] = rest % size[i];
       rest /= size[i];
     }
+    int skip = 0;
+    for (int i = 0; i < c->n_sets; i++) skip |= (int)((excluded[i] >> c->choice[i]) & 1);
+    if (skip) continue;
     c->choosing = 1;
     c->poisoned = 0;
     chk_res res = run_checks(c);
     c->choosing = 0;
     if (c->poisoned) continue;
     counted++;
-    if (res.st != CHK_FAIL) continue;
-    if (!reported(e, res.rule)) continue;
+    if (res.st != CHK_FAIL || !reported(e, res.rule)) {
+      for (int i = 0; i < c->n_sets; i++) passed[i] |= 1u << c->choice[i];
+      continue;
+    }
     n_fail++;
     after_unknown |= res.after_unknown;
     fix_step steps[FIX_MAX_STEPS];
@@ -142,6 +174,7 @@ static int check_choices(call_ctx *c) {
   }
   /* the choices that passed (or failed another rule): paths of this state too */
   if (!one_rule_everywhere) outcome_record(e, c->f->fi->idx, c->in, -1, 0);
+  if (n_fail && n_fail < counted) exclude_failed_members(c, size, passed, excluded);
   return n_fail == counted;
 }
 

@@ -648,27 +648,92 @@ static void write_result_field(call_ctx *c, const char *field, const aval *v) {
   }
 }
 
+/* The constant key argument argi holds: 1 and *key for a string object made from a literal
+   (its text's symbol, effect hold) or an integer constant (what the reference the key is
+   passed by points to). One container has one key type, so the two never meet. */
+static int constant_key(call_ctx *c, int argi, int64_t *key) {
+  tc_eng *e = c->f->e;
+  const tc_opnd *o = api_arg_of(c, argi);
+  int elem;
+  uint32_t obj = o ? api_memory_target(c, argi, &elem) : 0;
+  if (!obj) return 0;
+  aval text = mem_eff(e, c->s, obj); /* a std::string holding a literal (effect hold) */
+  if (text.k == AV_STR) {
+    *key = text.i;
+    return 1;
+  }
+  if (o->type.cls != TC_TY_POINTER || o->type.ptr_depth != 1 || o->type.record_name) return 0;
+  aval v = mem_eff(e, c->s, obj);
+  if (v.k != AV_INT) return 0;
+  *key = v.i;
+  return 1;
+}
+
+/* 1 when the container's elements (its `elements` pseudo-field) have one kept by its key (or
+   index) on this path. */
+static int has_keyed_elements(const tc_eng *e, const astate *s, uint32_t elements) {
+  for (uint32_t k = e->locs[elements].first_child; k; k = e->locs[k].next_sibling)
+    if (e->locs[k].kind == LK_INDEX && mem_subtree_has_values(e, s, k)) return 1;
+  return 0;
+}
+
+/* The element of key `key` (its field `field` when set), kept by itself beside the summary of
+   the others (an array's constant index beside its summary: iterating reads them all). The
+   first time a path looks it up it is what the summary holds (the key may be one put in
+   unknown), or unknown when that holds alternatives (never a guess among them). */
+static uint32_t keyed_element(call_ctx *c, uint32_t obj, const char *field, int64_t key) {
+  tc_eng *e = c->f->e;
+  uint32_t elements = api_pseudo_field(e, obj, e->f_elements);
+  uint32_t slot = elements ? loc_child(e, elements, LK_INDEX, 0, key) : 0;
+  uint32_t any = elements ? loc_child(e, elements, LK_ANY, 0, 0) : 0;
+  if (!slot || !any) return 0;
+  if (!mem_subtree_has_values(e, c->s, slot)) {
+    if (holds_alternatives(e, c->s, any, 3)) {
+      aval top = av_top();
+      mem_write(e, c->s, slot, &top, 0);
+    } else {
+      mem_copy_subtree(e, c->s, slot, any, 0, NULL);
+    }
+  }
+  return field[0] ? loc_child(e, slot, LK_FIELD, field_id_of_name(e, field), 0) : slot;
+}
+
 /* The address of the container's elements: a pointer into them (indexing it reaches them
-   all), or the address of their field. A lookup (by index or key) picks one element, which
-   one is not followed: when they differ, the elements become unknown (never a guess among
-   them; what is written through the result joins the unknown). */
+   all), or the address of their field. A lookup (by index or key) picks one element: one of a
+   constant key is kept by itself (keyed_element); which one another key picks is not
+   followed: when the elements differ, or some are kept by their key, they all become unknown
+   (never a guess among them; what is written through the result joins the unknown). */
 static void result_element_of_arg(call_ctx *c) {
   tc_eng *e = c->f->e;
   const tc_result_spec *r = &c->fn->result;
   int elem;
   uint32_t obj = api_memory_target(c, r->arg, &elem);
   uint32_t whole = obj ? api_container_elements(e, obj, r->elem_field) : 0;
+  uint32_t elements = whole ? api_pseudo_field(e, obj, e->f_elements) : 0;
   aval a = av_top();
-  if (whole && r->elem_lookup && holds_alternatives(e, c->s, whole, 3)) {
+  int64_t key;
+  if (whole && r->elem_key_arg >= 0 && constant_key(c, r->elem_key_arg, &key)) {
+    uint32_t slot = keyed_element(c, obj, r->elem_field, key);
+    if (slot) {
+      a = av_make(AV_ADDR, IDX_NONE);
+      a.loc = slot;
+      api_write_value(c, &a);
+      return;
+    }
+  }
+  if (whole && r->elem_lookup) {
     aval top = av_top();
-    mem_write(e, c->s, whole, &top, 0);
+    if (has_keyed_elements(e, c->s, elements))
+      mem_write(e, c->s, elements, &top, 0);
+    else if (holds_alternatives(e, c->s, whole, 3))
+      mem_write(e, c->s, whole, &top, 0);
   }
   if (whole) {
     a = av_make(AV_ADDR, IDX_NONE);
     if (r->elem_field[0]) {
       a.loc = whole;
     } else {
-      a.loc = api_pseudo_field(e, obj, e->f_elements);
+      a.loc = elements;
       a.i = IDX_ANY;
     }
   }

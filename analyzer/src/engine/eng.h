@@ -708,6 +708,8 @@ typedef struct copy_note {
 void mem_copy_subtree(tc_eng *e, astate *s, uint32_t dst, uint32_t src, int weak,
                       const copy_note *cn); /* cn may be NULL */
 void mem_havoc_reachable(tc_eng *e, astate *s, uint32_t loc);
+/* 1 when loc or a place inside it holds a value of its own on this path */
+int mem_subtree_has_values(const tc_eng *e, const astate *s, uint32_t loc);
 int mem_is_record_type(const tc_type *t);
 aval mem_addr_of(frame *f, astate *s, const tc_path *p);
 

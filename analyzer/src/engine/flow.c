@@ -311,6 +311,7 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
     }
     case AV_ADDR:
     case AV_ADDRSET:
+    case AV_FUNC:
       if (c == 0 && cur.neg) { /* maybe NULL: the branch tells */
         if (rel == DR_EQ) {
           nv = av_make(AV_INT, 0);
@@ -323,7 +324,6 @@ static int assume_rel(tc_eng *e, astate *s, uint32_t loc, drel rel, int64_t c,
       }
       if (c == 0) return rel == DR_NE;
       return 1;
-    case AV_FUNC:
     case AV_STR:
       if (c == 0) return rel == DR_NE;
       return 1;
@@ -384,7 +384,8 @@ static int truth_of(const astate *s, const aval *v) {
       return v->neg ? -1 : 1;
     case AV_TENSOR: /* a handle an API call returned (a failed call's result is poison) */
       return v->neg ? -1 : 1;
-    case AV_FUNC:
+    case AV_FUNC: /* a function, or maybe NULL (a zero-filled slot joined with one) */
+      return v->neg ? -1 : 1;
     case AV_STR:
       return 1;
     case AV_AVAIL: {
@@ -564,7 +565,7 @@ static aval eval_binop(frame *f, astate *s, const tc_insn *in) {
       eq = 0;
     else if (a.k == AV_ADDR && b.k == AV_ADDR && a.i != IDX_ANY && b.i != IDX_ANY)
       eq = a.loc == b.loc && a.i == b.i;
-    else if (a.k == AV_FUNC && b.k == AV_FUNC)
+    else if (a.k == AV_FUNC && b.k == AV_FUNC && !a.neg && !b.neg)
       eq = a.i == b.i;
     else if ((a.k == AV_STR && b.k == AV_INT && b.i == 0) ||
              (b.k == AV_STR && a.k == AV_INT && a.i == 0))

@@ -435,10 +435,10 @@ void mem_write_targets(tc_eng *e, astate *s, const targets *t, const aval *v) {
   for (int i = 0; i < t->n; i++) mem_write(e, s, t->loc[i], v, t->weak || t->n > 1);
 }
 
-static int subtree_has_values(tc_eng *e, const astate *s, uint32_t loc) {
+int mem_subtree_has_values(const tc_eng *e, const astate *s, uint32_t loc) {
   if (st_get(&s->mem, loc)) return 1;
   for (uint32_t c = e->locs[loc].first_child; c; c = e->locs[c].next_sibling)
-    if (subtree_has_values(e, s, c)) return 1;
+    if (mem_subtree_has_values(e, s, c)) return 1;
   return 0;
 }
 
@@ -451,7 +451,7 @@ static aval with_step(tc_eng *e, aval v, const copy_note *cn) {
 static void copy_children(tc_eng *e, astate *s, uint32_t dst, uint32_t src, int weak,
                           const copy_note *cn) {
   for (uint32_t c = e->locs[src].first_child; c; c = e->locs[c].next_sibling) {
-    if (!subtree_has_values(e, s, c)) continue;
+    if (!mem_subtree_has_values(e, s, c)) continue;
     const eloc *cl = &e->locs[c];
     uint32_t dc = loc_child(e, dst, (loc_kind)cl->kind, cl->a, cl->b);
     if (!dc) continue;

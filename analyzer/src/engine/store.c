@@ -64,9 +64,9 @@ static uint64_t av_hash(const aval *v) {
     case AV_INT:
     case AV_NE:
     case AV_SYM:
-    case AV_FUNC:
     case AV_STR:
       break;
+    case AV_FUNC:
     case AV_ADDRSET:
       h = hash_mix(h, v->neg);
       break;

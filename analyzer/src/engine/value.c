@@ -55,7 +55,7 @@ aval av_poison_over(const aval *v) {
   else if (v->k == AV_POISON) n = (poison_nullness)v->i;
   else if ((v->k == AV_TENSOR || v->k == AV_ADDR || v->k == AV_ADDRSET) && !v->neg)
     n = POISON_NOT_NULL;
-  else if (v->k == AV_FUNC) n = POISON_NOT_NULL;
+  else if (v->k == AV_FUNC && !v->neg) n = POISON_NOT_NULL;
   return av_make(AV_POISON, n);
 }
 
@@ -72,8 +72,9 @@ int av_same(const aval *a, const aval *b) {
     case AV_INT:
     case AV_NE:
     case AV_SYM:
-    case AV_FUNC:
       return a->i == b->i;
+    case AV_FUNC:
+      return a->i == b->i && a->neg == b->neg;
     case AV_ADDRSET:
       return a->i == b->i && a->neg == b->neg;
     case AV_ADDR:
@@ -226,9 +227,11 @@ aval av_join(tc_eng *e, const aval *a, const aval *b) {
     if (r.k != AV_TOP) r.neg = a->neg | b->neg;
     return r;
   }
-  /* NULL or an address (or a handle): the address, maybe NULL (a branch on it tells which) */
+  /* NULL or an address (or a handle, or a function): that, maybe NULL (a branch on it tells
+     which; a call through it calls the function) */
   const aval *ptr = is_null(b) ? a : is_null(a) ? b : NULL;
-  if (ptr && (ptr->k == AV_ADDR || ptr->k == AV_ADDRSET || ptr->k == AV_TENSOR)) {
+  if (ptr && (ptr->k == AV_ADDR || ptr->k == AV_ADDRSET || ptr->k == AV_TENSOR ||
+              ptr->k == AV_FUNC)) {
     r = *ptr;
     r.neg = 1;
     r.drel = DR_NONE;

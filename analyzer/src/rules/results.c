@@ -155,6 +155,7 @@ void tc_rules_result_defaults(tc_result_spec *res) {
   res->context_arg = res->placement = res->placement_arg = res->object_context_arg = -1;
   res->placement_nonzero = res->placement_zero = -1;
   res->backend_arg = -1;
+  res->elem_key_arg = -1;
 }
 
 /* "new_object": true, or an object saying what the object is: a context with a placement
@@ -314,15 +315,16 @@ static int element_field_name(loader *L, const cJSON *c, const char *key, size_t
   return 0;
 }
 
-/* "element_of_arg": I, or {"arg": I, "field": F, "lookup": B, "in_field": G}: the address of
+/* "element_of_arg": I, or {"arg": I, "field": F, "lookup": B, "in_field": G, "key_arg": K}: the address of
    the elements of the container argument I points to, or of their field F (a map's mapped
    value, "second"); lookup: the one element a key picks; in_field: the result is a struct
-   (a pair) whose field G holds that address, the rest unknown. */
+   (a pair) whose field G holds that address, the rest unknown; key_arg (a lookup): the argument holding that key, whose element is
+   followed by itself when the key is a constant. */
 static int parse_element_of(loader *L, const cJSON *res_obj, const cJSON *c, size_t at,
                             int n_params, tc_result_spec *res) {
   if (cJSON_IsNumber(c))
     return rules_get_arg(L, res_obj, c->string, at, n_params, 1, &res->arg) < 0 ? -1 : 0;
-  static const char *const k[] = {"arg", "field", "lookup", "in_field", NULL};
+  static const char *const k[] = {"arg", "field", "lookup", "in_field", "key_arg", NULL};
   if (!cJSON_IsObject(c)) {
     tc_json_fail(&L->j, at, "\"element_of_arg\" is an argument index or an object");
     return -1;
@@ -330,6 +332,9 @@ static int parse_element_of(loader *L, const cJSON *res_obj, const cJSON *c, siz
   if (tc_json_only_keys(&L->j, c, at, "an \"element_of_arg\" result", k)) return -1;
   if (rules_get_arg(L, c, "arg", at, n_params, 1, &res->arg) < 0) return -1;
   if (tc_json_bool(&L->j, c, "lookup", at, &res->elem_lookup) < 0) return -1;
+  int has_key = rules_get_arg(L, c, "key_arg", at, n_params, 0, &res->elem_key_arg);
+  if (has_key < 0) return -1;
+  if (has_key) res->elem_lookup = 1;
   if (element_field_name(L, c, "field", at, res->elem_field) < 0) return -1;
   return element_field_name(L, c, "in_field", at, res->elem_in_field);
 }

@@ -140,12 +140,14 @@ typedef struct tc_result_spec {
   tc_name_pattern names[TC_RULES_MAX_NAMES];
   int n_names;
   /* ELEMENT_OF: the field of each element it addresses ("" the elements themselves), and
-     whether it is the one element a key picks (unknown when they differ) */
+     whether it is the one element a key picks (unknown when they differ); elem_key_arg: the
+     argument holding the key (-1 none): a constant key's element is kept by itself */
   char elem_field[TC_RULES_FIELD_MAX];
   int elem_lookup;
   /* ELEMENT_OF: the result is a struct whose field of this name holds the address (the
      iterator `first` of the pair an insertion returns); "" the result is the address */
   char elem_in_field[TC_RULES_FIELD_MAX];
+  int elem_key_arg;
 } tc_result_spec;
 
 /* What a function does to memory through its pointer arguments, numbered from 1. */
