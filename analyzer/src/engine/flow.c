@@ -950,8 +950,10 @@ static void to_succ(fctx *c, uint32_t from, uint32_t to, astate s) {
 
 /* A branch that left the integer at loc in a range of at most RANGE_SPLIT_MAX values (a
    clamp: `if (k < 0 || k > 1) k = 0;`) sends one state per value on, as a switch over them
-   would: what depends on it is exact for each value. */
-#define RANGE_SPLIT_MAX 8
+   would: what depends on it is exact for each value. Two values at most: splitting a range of
+   eight (`n >= 1 && n <= 8 ? n : 3`) before a loop up to n multiplied the program's work past
+   its budget. */
+#define RANGE_SPLIT_MAX 2
 static void to_succ_split(fctx *c, uint32_t from, uint32_t to, astate s, uint32_t loc) {
   tc_eng *e = c->fr.e;
   aval v = loc ? mem_eff(e, &s, loc) : av_top();
