@@ -415,19 +415,11 @@ static void result_records_arg(call_ctx *c) {
   }
 }
 
-/* Whether one of set's members is host memory: a test of the member (AV_SETTEST) when they
-   differ (a member whose memory is not known may be either), 1 or 0 when they agree. */
-static aval set_is_host(tc_eng *e, const tagset *set) {
-  uint32_t host = 0, other = 0, all = (1u << set->n) - 1;
-  for (uint32_t i = 0; i < set->n; i++) {
-    const tc_backend_def *b = api_backend_def(e, set->tag[i].backend);
-    if (!b || b->host_memory) host |= 1u << i;
-    if (!b || !b->host_memory) other |= 1u << i;
-  }
-  if (host == all && other == all) return av_top();
-  if (!other) return av_make(AV_INT, 1);
-  if (!host) return av_make(AV_INT, 0);
-  return settest_value(set->var, host, other);
+/* Whether a backend is host memory: over a tag set, the test of the member (settest_of_members)
+   ggml_backend_buffer_is_host of one of several buffers is. */
+static int backend_is_host(const tc_backend_def *b, int64_t unused) {
+  (void)unused;
+  return b->host_memory;
 }
 
 static void result_is_host_arg(call_ctx *c) {
@@ -437,7 +429,7 @@ static void result_is_host_arg(call_ctx *c) {
   api_read_tensor(c, r->arg, &op1);
   const tc_backend_def *b = api_backend_def(e, op1.tag.backend);
   const tagset *set = op1.v.k == AV_TENSOR ? tagset_get(e, op1.ts) : NULL;
-  aval v = set ? set_is_host(e, set)
+  aval v = set ? settest_of_members(e, set, backend_is_host, 0)
                : op1.v.k == AV_TENSOR && b ? av_make(AV_INT, b->host_memory) : av_top();
   api_write_value(c, &v);
 }

@@ -258,6 +258,10 @@ uint32_t settest_var(const aval *v);
 /* The test `backend == value` of the member set stands for (a device field 0 of the set, the
    enum value of its backend, compared with a constant): 1 or 0 when every member agrees. */
 aval devset_backend_test(tc_eng *e, uint32_t set, int64_t value);
+/* The test `holds(backend, arg)` of the member ts stands for: 1 or 0 when every member agrees (a
+   member whose backend is not known may be either), unknown when none can be told apart. */
+aval settest_of_members(const tc_eng *e, const tagset *ts,
+                        int (*holds)(const tc_backend_def *b, int64_t arg), int64_t arg);
 uint32_t settest_mask(const aval *v, int truth); /* the positions it leaves */
 aval devset_value(uint32_t set, int k);
 /* Field k of a device struct holding one of set's devices: an int if they all agree. */

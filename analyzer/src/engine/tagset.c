@@ -221,22 +221,27 @@ aval settest_value(uint32_t var, uint32_t when_true, uint32_t when_false) {
                                  ((int64_t)when_true << TAGSET_MAX) | (int64_t)when_false);
 }
 
-aval devset_backend_test(tc_eng *e, uint32_t set, int64_t value) {
-  const tagset *ts = tagset_get(e, set);
-  if (!ts) return av_top();
+aval settest_of_members(const tc_eng *e, const tagset *ts,
+                        int (*holds)(const tc_backend_def *b, int64_t arg), int64_t arg) {
   uint32_t yes = 0, no = 0, all = (1u << ts->n) - 1;
   for (uint32_t i = 0; i < ts->n; i++) {
-    const tc_backend_def *b = TC_TAGF_KNOWN(ts->tag[i].backend) &&
-                                      (size_t)ts->tag[i].backend < e->rules->n_backends
-                                  ? &e->rules->backends[ts->tag[i].backend]
-                                  : NULL;
-    if (!b || b->value == value) yes |= 1u << i; /* a member not known may be either */
-    if (!b || b->value != value) no |= 1u << i;
+    int32_t f = ts->tag[i].backend;
+    const tc_backend_def *b =
+        TC_TAGF_KNOWN(f) && (size_t)f < e->rules->n_backends ? &e->rules->backends[f] : NULL;
+    if (!b || holds(b, arg)) yes |= 1u << i; /* a member not known may be either */
+    if (!b || !holds(b, arg)) no |= 1u << i;
   }
   if (yes == all && no == all) return av_top();
   if (!no) return av_make(AV_INT, 1);
   if (!yes) return av_make(AV_INT, 0);
   return settest_value(ts->var, yes, no);
+}
+
+static int backend_has_value(const tc_backend_def *b, int64_t value) { return b->value == value; }
+
+aval devset_backend_test(tc_eng *e, uint32_t set, int64_t value) {
+  const tagset *ts = tagset_get(e, set);
+  return ts ? settest_of_members(e, ts, backend_has_value, value) : av_top();
 }
 
 uint32_t settest_var(const aval *v) { return (uint32_t)(v->i >> (2 * TAGSET_MAX)); }
