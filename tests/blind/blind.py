@@ -12,7 +12,7 @@ analyzer does on code nobody tuned it to (docs/corpus.md, "Blind rounds").
   score DIR [--tagcheck T]   analyzes every program and prints precision and recall against the
                              annotations (a finding at the annotated line and rule counts as
                              found whatever its level; the level mismatches are listed).
-  check FLOORS               for each round of FLOORS (tests/blind/floors.json): its score with
+  check FLOORS [ROUND]       for each round of FLOORS (tests/blind/floors.json): its score with
                              the build's tagcheck must not fall below the recorded floor, and
                              every run must still agree with the annotations.
 
@@ -22,6 +22,7 @@ Standard library only. Exit status 0 pass, 1 fail, 2 bad usage or a malformed ro
 import argparse
 import json
 import os
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -97,6 +98,42 @@ def describe(run):
     return run["kind"]
 
 
+def return_mode_failures(rnd, prog):
+    """dt only: the tag failures of a run in return mode (DT_ON_ERROR=return: every failing call
+    returns NULL and the run goes on), read from its DT_REPORT log, as {(path, line, rule)}. A
+    failure there that no annotation names is a call the abort-mode run never reached."""
+    if rnd.api != "dt" or prog.returns_on_error():
+        return set()
+    work = rnd.ctx.pwork(prog)
+    exe = os.path.join(work, "prog-return")
+    extra = ["-I" + os.path.realpath(prog.root)] if prog.is_project else []
+    if rnd.ctx.build(prog.sources, exe, extra):
+        return set()
+    log = os.path.join(work, "return.sarif")
+    env = dict(os.environ)
+    env.update(prog.run_env())
+    env.update(DT_ON_ERROR="return", DT_REPORT=log, ASAN_OPTIONS="detect_leaks=0")
+    try:
+        subprocess.run([exe] + prog.run_args(), capture_output=True, env=env, cwd=work,
+                       timeout=120)
+        with open(log, encoding="utf-8") as fh:
+            results = json.load(fh)["runs"][0]["results"]
+    except (OSError, ValueError, KeyError, IndexError, subprocess.TimeoutExpired):
+        return set()
+    out = set()
+    by_name = {os.path.basename(f): f for f in prog.files}
+    for r in results:
+        try:
+            pl = r["locations"][0]["physicalLocation"]
+            name = pl["artifactLocation"]["uri"].split("/")[-1]
+            line = pl["region"]["startLine"]
+        except (KeyError, IndexError, TypeError):
+            continue
+        if r.get("ruleId") in corpus.TAG_RULES and name in by_name:
+            out.add((by_name[name], line, r["ruleId"]))
+    return out
+
+
 def label_one(rnd, prog):
     """(ok or None when not run, why)."""
     reason = prog.no_run_reason()
@@ -110,6 +147,12 @@ def label_one(rnd, prog):
         ok, why = False, "annotated, but the run failed nowhere (give it run-args / run-env)"
     if ok and run.get("note"):
         ok, why = False, run["note"]
+    annotated = {e.key() for e in prog.expectations}
+    unlabelled = sorted(f for f in return_mode_failures(rnd, prog) if f not in annotated)
+    if unlabelled:
+        why += "; in return mode the run also fails at %s: annotate each (or say in LABELS.md " \
+               "why not)" % ", ".join("%s:%d [%s]" % (os.path.basename(p), l, r)
+                                       for p, l, r in unlabelled)
     return ok, "%s — %s" % (describe(run), why)
 
 
@@ -166,12 +209,15 @@ def print_score(rnd, tot):
               tot["level"], tot["failed"], tot["precision"], tot["recall"]))
 
 
-def cmd_check(build_dir, floors_path):
+def cmd_check(build_dir, floors_path, only):
     with open(floors_path, encoding="utf-8") as fh:
         floors = json.load(fh)
     base = os.path.dirname(os.path.abspath(floors_path))
+    rounds = {n: f for n, f in floors["rounds"].items() if not only or n == only}
+    if not rounds:
+        raise corpus.CorpusError("%s has no round %r" % (floors_path, only))
     bad = []
-    for name, floor in sorted(floors["rounds"].items()):
+    for name, floor in sorted(rounds.items()):
         rnd = Round(build_dir, os.path.join(base, "rounds", name), "check")
         tot = score(rnd)
         print_score(rnd, tot)
@@ -187,7 +233,7 @@ def cmd_check(build_dir, floors_path):
                     name, prog.name, why))
     for b in bad:
         print("FAIL " + b)
-    print("%d rounds, %d failures" % (len(floors["rounds"]), len(bad)))
+    print("%d rounds, %d failures" % (len(rounds), len(bad)))
     return 1 if bad else 0
 
 
@@ -198,11 +244,11 @@ def main(argv):
     ap.add_argument("--tagcheck", help="score: another tagcheck binary than the build's")
     ap.add_argument("command", choices=["label", "score", "check"])
     ap.add_argument("path", help="the round's directory (check: the floors file)")
-    ap.add_argument("name", nargs="?", help="label: one program")
+    ap.add_argument("name", nargs="?", help="label: one program; check: one round")
     a = ap.parse_args(argv)
     try:
         if a.command == "check":
-            return cmd_check(a.build, a.path)
+            return cmd_check(a.build, a.path, a.name)
         rnd = Round(a.build, a.path, a.command, a.tagcheck)
         if a.command == "label":
             return cmd_label(rnd, a.name)
