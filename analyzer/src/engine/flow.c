@@ -3,7 +3,6 @@
  * to max_states, then joining the closest), joining states that differ only in integers at loop
  * heads (so counters converge), deciding branches from constants and availability tests and
  * refining what each side of an undecided branch knows. Budgets bound the work. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1209,11 +1208,6 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
   free(c.w.queued);
   free(c.decided);
   free(c.next_iteration);
-  if (getenv("ENG8_DEBUG") && (e->work - c.work_start) * 4 > budget)
-    fprintf(stderr, "eng8: %s own %llu incl %llu budget %llu joined %d aborted %d\n",
-            tc_str(e->prog, fi->fn->name), (unsigned long long)c.own,
-            (unsigned long long)(e->work - c.work_start), (unsigned long long)budget, c.joined,
-            aborted);
   if (aborted) {
     if (!e->oom) e->n_budget_abandoned++;
     slist_release(e, exits);
