@@ -43,6 +43,51 @@ static aval place_unallocated(tc_eng *e, const aval *v, const tc_tag *dev) {
   return nv;
 }
 
+/* How many members of tensor v have no memory yet (of *n). */
+static uint32_t unallocated_members(tc_eng *e, const aval *v, uint32_t *n) {
+  tagset s;
+  tagset_of_tensor(e, v, &s);
+  uint32_t k = 0;
+  for (uint32_t m = 0; m < s.n; m++) {
+    const tc_backend_def *b = api_backend_def(e, s.tag[m].backend);
+    k += !b || b->no_memory;
+  }
+  *n = s.n;
+  return k;
+}
+static int has_unallocated(tc_eng *e, const aval *v) {
+  uint32_t n;
+  return unallocated_members(e, v, &n) > 0;
+}
+/* Some members of v have memory, others none (a tensor joined after one of its contexts was
+   bound). */
+static int partly_allocated(tc_eng *e, const aval *v) {
+  uint32_t n, k = unallocated_members(e, v, &n);
+  return k > 0 && k < n;
+}
+
+/* A tensor made in one of several contexts (v->loc a set holding ctx) when ctx is bound to
+   dev: placed there if it is ctx's, where it was otherwise — one of both, and, for the members
+   with no memory, in one of the other contexts (ctx leaves its set, so binding the last of
+   them places it for certain). A handle on one of several devices: where is not known. */
+static aval place_maybe(tc_eng *e, const aval *v, uint32_t ctx, const tc_tag *dev,
+                        uint32_t dev_set) {
+  tc_tag nowhere = tc_tag_unknown();
+  aval placed = place_unallocated(e, v, dev_set ? &nowhere : dev);
+  tagset a, b, u;
+  tagset_of_tensor(e, v, &a);
+  tagset_of_tensor(e, &placed, &b);
+  aval nv = *v;
+  if (dev_set || tagset_union(&a, &b, &u)) {
+    nv = place_unallocated(e, v, &nowhere);
+  } else {
+    nv.tag = tagset_view(&u);
+    nv.i = tagset_intern(e, &u);
+  }
+  nv.loc = tloc_without(e, v->loc, ctx);
+  return nv;
+}
+
 /* An allocation whose target is not known: every tensor with no memory yet may be one it
    places, so where each is is no longer known (rather than certainly nowhere). */
 static void forget_unallocated(call_ctx *c) {
@@ -82,9 +127,18 @@ static void effect_bind_context(call_ctx *c, const tc_effect *ef) {
   uint32_t members = loc_find_child(e, ctx, LK_FIELD, e->f_members, 0);
   for (uint32_t id = 1; id < e->n_locs; id++) {
     const aval *v = st_get(&c->s->mem, id);
-    if (!v || v->k != AV_TENSOR || v->loc != ctx) continue;
-    if (id == members) { /* the joined tensors of the context: each member on its own */
+    if (!v || v->k != AV_TENSOR || (v->loc != ctx && !tloc_has(e, v->loc, ctx))) continue;
+    if (id == members || (v->i && !(v->loc & TLOC_SET) && partly_allocated(e, v))) {
+      /* the joined tensors of the context, or one of several tags of which some have memory
+         already: each member on its own */
       aval nv = place_unallocated(e, v, &dev);
+      st_set(e, &c->s->mem, id, &nv);
+      continue;
+    }
+    if (v->loc & TLOC_SET) { /* made in one of several contexts, ctx among them */
+      if (!has_unallocated(e, v)) continue;
+      aval nv = place_maybe(e, v, ctx, &dev, dev_set);
+      nv.prov = prov_new(e, PV_PLACED, v->prov, &c->in->loc, c->in->callee.name, 0, nv.tag);
       st_set(e, &c->s->mem, id, &nv);
       continue;
     }
@@ -204,7 +258,7 @@ static void record_memory(call_ctx *c, uint32_t obj, const operand *op) {
   aval cur = mem_eff(e, c->s, at);
   if (!(cur.k == AV_BOT || (cur.k == AV_INT && cur.i == 0))) return; /* one is enough */
   const prov *origin = api_handle_origin(op->v.prov);
-  if (op->v.k != AV_TENSOR || !op->v.loc || !origin || origin->kind != PV_TENSOR ||
+  if (op->v.k != AV_TENSOR || !tloc_single(op->v.loc) || !origin || origin->kind != PV_TENSOR ||
       origin->lookup)
     return;
   aval p = mem_eff(e, c->s, api_pseudo_field(e, op->v.loc, e->f_placement));
@@ -400,7 +454,8 @@ static void effect_place(call_ctx *c, const tc_effect *ef) {
   const prov *was = api_handle_origin(t.v.prov);
   /* the context's joined tensors: the one placed may be any that has no memory yet */
   tc_tag nowhere = tc_tag_unknown();
-  uint32_t members = t.v.loc ? loc_find_child(e, t.v.loc, LK_FIELD, e->f_members, 0) : 0;
+  uint32_t members =
+      tloc_single(t.v.loc) ? loc_find_child(e, t.v.loc, LK_FIELD, e->f_members, 0) : 0;
   const aval *mv = members ? st_get(&c->s->mem, members) : NULL;
   if (mv && mv->k == AV_TENSOR) {
     aval nm = place_unallocated(e, mv, &nowhere);

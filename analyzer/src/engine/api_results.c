@@ -53,6 +53,38 @@ void api_note_one_of(const aval *v) {
   if (v->prov && v->i) ((prov *)v->prov)->one_of = 1;
 }
 
+/* A context pointer that is one of several contexts (each branch, or each trip of a loop,
+   picked its own): the tensor made there is placed where one of them places its tensors (a
+   tag set when they differ: *set) and remembers them all (the TLOC_SET returned); 0 when one
+   of them is not a context whose placement is known. */
+static uint32_t contexts_placement(call_ctx *c, int argi, tc_tag *tag, operand *set) {
+  tc_eng *e = c->f->e;
+  const tc_opnd *o = api_arg_of(c, argi);
+  aval pv = o ? mem_eval(c->f, c->s, o, NULL) : av_top();
+  if (pv.k != AV_ADDRSET) return 0;
+  ptset objs;
+  av_targets(e, &pv, &objs);
+  tagset ts;
+  memset(&ts, 0, sizeof ts);
+  for (uint32_t i = 0; i < objs.n; i++) {
+    if (objs.idx[i] != IDX_NONE && objs.idx[i] != 0) return 0;
+    aval p = mem_eff(e, c->s, api_pseudo_field(e, objs.loc[i], e->f_placement));
+    if (p.k != AV_TENSOR || p.i || tagset_add(&ts, &p.tag)) return 0;
+  }
+  uint32_t loc = tloc_of(e, &objs);
+  if (!loc || !ts.n) return 0;
+  *tag = tagset_view(&ts);
+  if (ts.n > 1) {
+    memset(set, 0, sizeof *set);
+    set->v = av_make(AV_TENSOR, 0);
+    set->v.tag = *tag;
+    set->tag = *tag;
+    set->ts = tagset_intern(e, &ts);
+    set->v.i = set->ts;
+  }
+  return loc;
+}
+
 /* A tensor made in the context object an argument points to: where the context places its
    tensors, unless an operand it is computed from already lives in a buffer (a graph node
    follows its weights, one of the same devices as they when they are one of several: *set,
@@ -65,6 +97,8 @@ static tc_tag context_placement(call_ctx *c, const tc_result_spec *r, const prov
   if (*obj) {
     aval p = mem_eff(e, c->s, api_pseudo_field(e, *obj, e->f_placement));
     if (p.k == AV_TENSOR) tag = p.tag;
+  } else {
+    *obj = contexts_placement(c, r->context_arg, &tag, set);
   }
   for (int i = 0; i < r->n_device_like; i++) {
     operand op;
@@ -265,8 +299,12 @@ static void result_tensor(call_ctx *c) {
   if (!opname && v.prov) ((prov *)v.prov)->text = c->fn->name;
   if (ctx_obj) note_operands(c, (prov *)v.prov); /* before the result overwrites one */
   api_write_value(c, &v);
-  /* the context keeps it: a lookup after the handle is gone still finds it */
-  if (ctx_obj) mem_write(e, c->s, api_pseudo_field(e, ctx_obj, e->f_members), &v, 1);
+  /* the context keeps it: a lookup after the handle is gone still finds it (each of the
+     contexts it may be in) */
+  ptset ctxs;
+  tloc_members(e, ctx_obj, &ctxs);
+  for (uint32_t k = 0; k < ctxs.n; k++)
+    mem_write(e, c->s, api_pseudo_field(e, ctxs.loc[k], e->f_members), &v, 1);
 }
 
 static void result_same_as_arg(call_ctx *c) {
@@ -440,6 +478,15 @@ static int among(const ptset *s, uint32_t loc) {
   return 0;
 }
 
+/* Whether a tensor made in (one of) the contexts loc may be one of ctxs'. */
+static int among_tloc(const tc_eng *e, const ptset *ctxs, uint32_t loc) {
+  ptset m;
+  tloc_members(e, loc, &m);
+  for (uint32_t i = 0; i < m.n; i++)
+    if (among(ctxs, m.loc[i])) return 1;
+  return 0;
+}
+
 /* One of the tensors made in the contexts ctxs (a lookup by name, an iteration): the join of
    every such tensor this state holds (the context's own record of them included), as a tag
    set while it fits; unknown when it holds none. maybe_null: the lookup may find nothing. */
@@ -449,7 +496,7 @@ static aval context_member(call_ctx *c, const ptset *ctxs, uint32_t nodes, int m
   int have = 0;
   for (uint32_t id = 1; ctxs->n && id < e->n_locs; id++) {
     const aval *v = st_get(&c->s->mem, id);
-    if (!v || v->k != AV_TENSOR || !v->loc || !among(ctxs, v->loc)) continue;
+    if (!v || v->k != AV_TENSOR || !v->loc || !among_tloc(e, ctxs, v->loc)) continue;
     if (nodes && api_graph_holds(c, nodes, v) == 0) continue; /* a graph finds only its own */
     if (!have) {
       r = *v;

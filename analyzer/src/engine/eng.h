@@ -226,6 +226,16 @@ typedef struct ptset {
 const ptset *ptset_get(const tc_eng *e, int64_t id);
 /* The targets of an ADDR or ADDRSET value, into s (n = 0 for other values). */
 void av_targets(const tc_eng *e, const aval *v, ptset *s);
+/* The context a tensor was made in (AV_TENSOR's loc): 0 (none, or not known), a context
+   object, or TLOC_SET | the number of a points-to set of contexts: tensors of several
+   contexts joined, or made in a context pointer that is one of several. */
+#define TLOC_SET 0x80000000u
+static inline uint32_t tloc_single(uint32_t loc) { return loc & TLOC_SET ? 0 : loc; }
+uint32_t tloc_union(tc_eng *e, uint32_t a, uint32_t b); /* 0 when either is 0 or too many */
+uint32_t tloc_of(tc_eng *e, const ptset *objs);         /* 0 for none or too many */
+void tloc_members(const tc_eng *e, uint32_t loc, ptset *out);
+int tloc_has(const tc_eng *e, uint32_t loc, uint32_t ctx);
+uint32_t tloc_without(tc_eng *e, uint32_t loc, uint32_t ctx); /* a set less one context */
 
 /* Tag sets (tagset.c): "one of these tags", interned; ids start at 1 (0: none). An AV_TENSOR
    whose i is a set id stands for one of its members (tag: their field-wise join). */
@@ -593,8 +603,14 @@ struct tc_eng {
   size_t n_act, cap_act;
   uint32_t depth;
   uint32_t cur_chain;
-  uint64_t work, work_limit;
+  /* work steps taken; past work_limit (a root's or the program's budget) analyses go on with
+     joined states (flow.c), past work_hard they are given up */
+  uint64_t work, work_limit, work_hard;
   size_t n_roots_analyzed;
+  /* budget hits (tc_engine_stats): analyses that went on joined past their own budget, or
+     past their root's or the program's; analyses given up; calls made unknown by a limit */
+  unsigned long long n_budget_joined, n_budget_root_joined, n_budget_abandoned,
+      n_calls_limited;
   unsigned long long n_keys_walked, n_keys_reused; /* tc_engine_stats */
   /* The functions whose key hints are held, oldest first in a ring (call.c): at most
      HINTS_HELD, so the entry states they keep alive stay bounded. */

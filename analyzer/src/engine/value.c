@@ -193,6 +193,56 @@ static aval addr_union(tc_eng *e, const aval *a, const aval *b) {
   return id < 0 ? av_top() : av_make(AV_ADDRSET, id);
 }
 
+void tloc_members(const tc_eng *e, uint32_t loc, ptset *out) {
+  out->n = 0;
+  if (!(loc & TLOC_SET)) {
+    if (loc) {
+      out->n = 1;
+      out->loc[0] = loc;
+      out->idx[0] = IDX_NONE;
+    }
+    return;
+  }
+  const ptset *p = ptset_get(e, loc & ~TLOC_SET);
+  if (p) *out = *p;
+}
+
+uint32_t tloc_of(tc_eng *e, const ptset *objs) {
+  ptset s = {0};
+  for (uint32_t i = 0; i < objs->n; i++)
+    if (objs->loc[i] & TLOC_SET || pts_add(&s, objs->loc[i], IDX_NONE)) return 0;
+  if (s.n <= 1) return s.n ? s.loc[0] : 0;
+  int64_t id = ptset_intern(e, &s);
+  return id < 0 || (uint64_t)id >= TLOC_SET ? 0 : TLOC_SET | (uint32_t)id;
+}
+
+uint32_t tloc_union(tc_eng *e, uint32_t a, uint32_t b) {
+  if (a == b) return a;
+  if (!a || !b) return 0;
+  ptset s, t;
+  tloc_members(e, a, &s);
+  tloc_members(e, b, &t);
+  for (uint32_t i = 0; i < t.n; i++)
+    if (pts_add(&s, t.loc[i], IDX_NONE)) return 0;
+  return tloc_of(e, &s);
+}
+
+int tloc_has(const tc_eng *e, uint32_t loc, uint32_t ctx) {
+  ptset s;
+  tloc_members(e, loc, &s);
+  for (uint32_t i = 0; i < s.n; i++)
+    if (s.loc[i] == ctx) return 1;
+  return 0;
+}
+
+uint32_t tloc_without(tc_eng *e, uint32_t loc, uint32_t ctx) {
+  ptset s, t = {0};
+  tloc_members(e, loc, &s);
+  for (uint32_t i = 0; i < s.n; i++)
+    if (s.loc[i] != ctx) t.loc[t.n++] = s.loc[i], t.idx[t.n - 1] = IDX_NONE;
+  return tloc_of(e, &t);
+}
+
 static int is_null(const aval *v) { return v->k == AV_INT && v->i == 0; }
 
 aval av_join(tc_eng *e, const aval *a, const aval *b) {
@@ -217,7 +267,8 @@ aval av_join(tc_eng *e, const aval *a, const aval *b) {
     r.i = 0;
     /* tensors that disagree are one of their tags (tagset.c), not unknown */
     tensor_join_tags(e, a, b, &r); /* a data pointer: of one of its tensors' tags too */
-    if (a->loc != b->loc) r.loc = 0;
+    /* made in different contexts: in one of them (a later allocation of each places it) */
+    if (a->loc != b->loc) r.loc = a->k == AV_TENSOR ? tloc_union(e, a->loc, b->loc) : 0;
     r.neg = a->neg | b->neg;
     r.drel = DR_NONE;
     return r;
