@@ -60,6 +60,17 @@ typedef struct chk_res {
   int after_unknown;
 } chk_res;
 
+/* api_size.c: a container's size ($count) and an iterator's position ($at) */
+int api_size_nonempty(const tc_eng *e, const astate *s, uint32_t obj); /* an element is in */
+void api_size_mark_nonempty(tc_eng *e, astate *s, uint32_t obj);     /* one was put in */
+void api_size_forget(tc_eng *e, astate *s, uint32_t obj);            /* it may be empty */
+/* The call's result is an iterator at `position` (TC_POS_*) of container obj. */
+void api_position_write(call_ctx *c, int position, uint32_t obj);
+void api_position_forget(call_ctx *c, int argi); /* the iterator argument moved */
+/* 0 when the iterators arguments a and b are a non-empty container's begin and an end, else
+   unknown */
+aval api_iterators_equal(call_ctx *c, int a, int b);
+
 /* api_operands.c */
 const tc_backend_def *api_backend_def(const tc_eng *e, int32_t b); /* NULL when not known */
 aval api_kind_value(const tc_eng *e, const tc_tag *tag); /* the kind's enum value, or unknown */

@@ -570,6 +570,7 @@ static void effect_store(call_ctx *c, const tc_effect *ef) {
     return;
   }
   join_last_arg_into(c, ef, dst);
+  api_size_mark_nonempty(e, c->s, obj);
 }
 
 /* The braced list argument `arg` is (a std::initializer_list operand: the temporary the list's
@@ -609,7 +610,10 @@ static void effect_store_elements(call_ctx *c, const tc_effect *ef) {
     mem_clear_subtree(e, c->s, dst);
     aval none = av_make(AV_BOT, 0);
     mem_write(e, c->s, dst, &none, 0);
-  } else if (holds_alternatives(e, c->s, dst, 3)) {
+    return;
+  }
+  api_size_mark_nonempty(e, c->s, obj);
+  if (holds_alternatives(e, c->s, dst, 3)) {
     /* elements that differ (a cpu and a sim batch): which one a later read or a loop's
        iteration meets is not followed — a guard on the device of each does not narrow a tag
        set — so they are unknown, as before a list was followed */
@@ -636,6 +640,16 @@ static void effect_value_initialize(call_ctx *c, const tc_effect *ef) {
     return;
   }
   join_last_arg_into(c, ef, dst);
+}
+
+/* the iterator *ef->arg moved: its position is not known (api_size.c) */
+static void effect_advance(call_ctx *c, const tc_effect *ef) { api_position_forget(c, ef->arg); }
+
+/* the container *ef->arg may be empty now (a move's source): its size is forgotten */
+static void effect_may_empty(call_ctx *c, const tc_effect *ef) {
+  int elem;
+  uint32_t obj = api_memory_target(c, ef->arg, &elem);
+  if (obj) api_size_forget(c->f->e, c->s, obj);
 }
 
 /* Applies the call's effects in order: effect_<name> above (rules.def). */

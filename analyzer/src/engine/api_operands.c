@@ -40,6 +40,8 @@ static void apply_choice(call_ctx *c, operand *op) {
 #define PF_ELEMENTS "$elements" /* a container's elements, as an array of unknown length */
 #define PF_SOURCES "$sources" /* a graph's other source placements (api_effects.c) */
 #define PF_MEMORY "$memory"   /* a graph's tensor with no memory yet (api_effects.c) */
+#define PF_COUNT "$count"     /* a container's size: [1, ∞) once an element was put in */
+#define PF_AT "$at"           /* an iterator's position (api_size.c) */
 
 void api_prepare(tc_eng *e) {
   e->f_placement = field_id_of_name(e, PF_PLACEMENT);
@@ -50,6 +52,8 @@ void api_prepare(tc_eng *e) {
   e->f_elements = field_id_of_name(e, PF_ELEMENTS);
   e->f_sources = field_id_of_name(e, PF_SOURCES);
   e->f_memory = field_id_of_name(e, PF_MEMORY);
+  e->f_count = field_id_of_name(e, PF_COUNT);
+  e->f_at = field_id_of_name(e, PF_AT);
   e->f_data = e->rules->data_field ? field_id_of_name(e, e->rules->data_field) : 0;
   e->f_buffer = e->rules->buffer_field ? field_id_of_name(e, e->rules->buffer_field) : 0;
   e->f_view_src = e->rules->view_src_field ? field_id_of_name(e, e->rules->view_src_field) : 0;

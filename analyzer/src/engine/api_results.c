@@ -751,6 +751,16 @@ static void result_element_of_arg(call_ctx *c) {
   uint32_t elements = whole ? api_pseudo_field(e, obj, e->f_elements) : 0;
   aval a = av_top();
   int64_t key;
+  if (obj && r->elem_inserts) api_size_mark_nonempty(e, c->s, obj);
+  if (r->elem_kept_only) { /* a find: the element of a constant key this path keeps, or unknown */
+    uint32_t kept = whole && constant_key(c, r->elem_key_arg, &key) && elements
+                        ? loc_find_child(e, elements, LK_INDEX, 0, key)
+                        : 0;
+    if (!kept || !mem_subtree_has_values(e, c->s, kept)) {
+      api_write_value(c, &a);
+      return;
+    }
+  }
   if (whole && r->elem_key_arg >= 0 && constant_key(c, r->elem_key_arg, &key)) {
     uint32_t slot = keyed_element(c, obj, r->elem_field, key);
     if (slot) {
@@ -776,10 +786,12 @@ static void result_element_of_arg(call_ctx *c) {
       a.i = IDX_ANY;
     }
   }
-  if (r->elem_in_field[0])
+  if (r->elem_in_field[0]) {
     write_result_field(c, r->elem_in_field, &a);
-  else
+  } else {
     api_write_value(c, &a);
+    api_position_write(c, r->elem_position, obj);
+  }
 }
 
 /* What the object the argument points to holds: an iterator's element address. */
@@ -788,6 +800,35 @@ static void result_value_at_arg(call_ctx *c) {
   uint32_t obj = api_memory_target(c, c->fn->result.arg, &elem);
   aval v = obj ? mem_eff(c->f->e, c->s, obj) : av_top();
   v.drel = DR_NONE;
+  api_write_value(c, &v);
+}
+
+/* The size of the container the argument points to: at least 1 once an element was put in
+   (api_size.c), else unknown. */
+static void result_size_of_arg(call_ctx *c) {
+  int elem;
+  uint32_t obj = api_memory_target(c, c->fn->result.arg, &elem);
+  aval v = obj && api_size_nonempty(c->f->e, c->s, obj) ? av_range(1, INT64_MAX) : av_top();
+  api_write_value(c, &v);
+}
+
+/* Whether that container is empty: 0 once an element was put in, else unknown. */
+static void result_empty_of_arg(call_ctx *c) {
+  int elem;
+  uint32_t obj = api_memory_target(c, c->fn->result.arg, &elem);
+  aval v = obj && api_size_nonempty(c->f->e, c->s, obj) ? av_make(AV_INT, 0) : av_top();
+  api_write_value(c, &v);
+}
+
+/* it == end(), it != end() of iterators whose positions are known (api_size.c) */
+static void result_iterators_equal(call_ctx *c) {
+  aval v = api_iterators_equal(c, c->fn->result.arg, c->fn->result.arg2);
+  api_write_value(c, &v);
+}
+
+static void result_iterators_differ(call_ctx *c) {
+  aval v = api_iterators_equal(c, c->fn->result.arg, c->fn->result.arg2);
+  if (v.k == AV_INT) v.i = !v.i;
   api_write_value(c, &v);
 }
 

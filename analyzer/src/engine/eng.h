@@ -632,6 +632,9 @@ struct tc_eng {
      rules name (0: none), resolved once (api_prepare) */
   uint32_t f_placement, f_tag, f_context, f_members, f_nodes, f_elements, f_data, f_buffer,
       f_view_src, f_sources, f_memory, f_kind;
+  /* a container's size as far as known ($count: at least 1 once an element was put in) and an
+     iterator's position ($at: a non-empty container's begin, or an end) (api_operands.c) */
+  uint32_t f_count, f_at;
 
   /* operands already reported alone with a kind an API function does not accept: the same
      function given the same tensor at another call is the same mistake (api.c) */
@@ -655,6 +658,10 @@ struct tc_eng {
   size_t cap_visit;
   uint32_t stamp;
 };
+
+/* api_size.c: loc is a container's size or an iterator's position pseudo-field (a join of it
+   with a path that never wrote it is unknown, not what the other path says) */
+int api_size_is_pseudo_field(const tc_eng *e, uint32_t loc);
 
 /* loc.c */
 uint32_t loc_root(tc_eng *e, loc_kind k, uint32_t a, int64_t b, uint32_t owner_fn);

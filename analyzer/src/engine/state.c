@@ -90,7 +90,10 @@ static int join_fn(void *user, uint32_t id, const aval *a, const aval *b) {
   aval ea = a->k == AV_ABSENT ? mem_eff(j->e, j->a, id) : *a;
   aval eb = b->k == AV_ABSENT ? mem_eff(j->e, j->b, id) : *b;
   aval r;
-  if (!(loc_is_device_field(j->e, id) && join_device_field(j->e, j->a, j->b, id, &ea, &eb, &r)))
+  if (api_size_is_pseudo_field(j->e, id) && (a->k == AV_ABSENT || b->k == AV_ABSENT))
+    r = av_top(); /* known on one path only: a container not filled there may be empty */
+  else if (!(loc_is_device_field(j->e, id) &&
+             join_device_field(j->e, j->a, j->b, id, &ea, &eb, &r)))
     r = av_join(j->e, &ea, &eb);
   if (a->k != AV_ABSENT && av_same(&r, a)) return 0;
   if (a->k == AV_ABSENT && av_same(&r, &ea)) return 0;

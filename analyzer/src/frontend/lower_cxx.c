@@ -866,20 +866,19 @@ static void emplace_value(lw_fn *fn, CXCursor e, CXCursor callee, tc_opnd **args
 
 /* ---- standard containers in a range-for ---- */
 
-/* for (x : c) over a standard-library container c: emits `it = C::begin(&c)` (the rules say
-   what begin gives: rules/cxx.json's element_of_arg, the address of c's elements) and sets
-   *it to the temporary holding it, whose referent is each element in turn. 0 (nothing
-   emitted) when c is no standard-library class, whose begin() would be a guess. */
-int lw_std_range_begin(lw_fn *fn, const lw_place *range, tc_srcloc loc, tc_path *it) {
+/* `t = C::member(&c)` for the standard-library container c (its class C), into a new
+   temporary *out of type `ty`; 0 (nothing emitted) when c is no standard-library class. */
+static int std_container_call(lw_fn *fn, const lw_place *range, const char *member,
+                              tc_type ty, tc_srcloc loc, tc_path *out) {
   lw_unit *u = fn->u;
   CXType t = clang_getCanonicalType(range->type);
   if (t.kind != CXType_Record) return 0;
   const char *name = tc_str(u->prog, lw_callee_name(u, clang_getTypeDeclaration(t)));
   if (strncmp(name, "std::", 5) != 0) return 0;
-  size_t n = strlen(name) + sizeof "::begin";
+  size_t n = strlen(name) + strlen(member) + 3;
   char *callee = malloc(n);
   if (!callee) return 0;
-  snprintf(callee, n, "%s::begin", name);
+  snprintf(callee, n, "%s::%s", name, member);
   tc_type obj_ty = lw_type(u, range->type);
   tc_opnd *args = lw_alloc(u, sizeof *args);
   if (!args) {
@@ -894,9 +893,27 @@ int lw_std_range_begin(lw_fn *fn, const lw_place *range, tc_srcloc loc, tc_path 
   in->args = args;
   in->has_dst = 1;
   in->dst = lw_temp(fn);
-  in->dst_type = pointer_to(u, obj_ty);
-  *it = in->dst;
+  in->dst_type = ty.cls ? ty : pointer_to(u, obj_ty);
+  *out = in->dst;
   return 1;
+}
+
+/* for (x : c) over a standard-library container c: emits `it = C::begin(&c)` (the rules say
+   what begin gives: rules/cxx.json's element_of_arg, the address of c's elements) and sets
+   *it to the temporary holding it, whose referent is each element in turn. 0 (nothing
+   emitted) when c is no standard-library class, whose begin() would be a guess. */
+int lw_std_range_begin(lw_fn *fn, const lw_place *range, tc_srcloc loc, tc_path *it) {
+  return std_container_call(fn, range, "begin", (tc_type){0}, loc, it);
+}
+
+/* `t = C::empty(&c)` for that container (the rules say when it is known: a container an
+   element was put in is not empty), so the loop's first test is decided where it is; *t holds
+   it. 0 when c is no standard-library class. */
+int lw_std_range_empty(lw_fn *fn, const lw_place *range, tc_srcloc loc, tc_path *t) {
+  tc_type bool_ty = {0};
+  bool_ty.cls = TC_TY_INT;
+  bool_ty.name = tc_intern(fn->u->prog, "bool");
+  return std_container_call(fn, range, "empty", bool_ty, loc, t);
 }
 
 /* ---- std::array ---- */

@@ -325,6 +325,7 @@ void lw_field_defaults(lw_fn *fn, const lw_place *obj, const tc_sym *except, uin
 /* The name a call of callee carries (qualified for the standard library's members). */
 tc_sym lw_callee_name(lw_unit *u, CXCursor callee);
 int lw_std_range_begin(lw_fn *fn, const lw_place *range, tc_srcloc loc, tc_path *it);
+int lw_std_range_empty(lw_fn *fn, const lw_place *range, tc_srcloc loc, tc_path *t);
 /* Destructors at scope exits (lower_dtor.c). */
 void lw_note_dying(lw_fn *fn, uint32_t local, CXType type);
 /* Calls the destructors of the locals above depth, newest first, but local `spared` (a

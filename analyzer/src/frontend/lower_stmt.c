@@ -413,7 +413,8 @@ static void children_as_statements(lw_fn *fn, CXCursor s) {
    from 0 to the size; decl is element k, or its address for a reference), so the engine
    follows each iteration as in C; over anything else the loop runs any number of times, decl
    being what the range's begin() gives for a standard-library container (rules/cxx.json:
-   any of its elements) and unknown otherwise. */
+   any of its elements) and unknown otherwise; a standard-library container's first test is its
+   empty() (the rules know a container an element was put in is not empty). */
 /* Whether the body of a range-for writes its reference variable `var` (`p = moved;`,
    `p.reset(q)`, `p += d`): each iteration then replaces the element it visits. */
 typedef struct var_write_scan {
@@ -518,6 +519,15 @@ static void range_for(lw_fn *fn, CXCursor s) {
   }
   uint32_t head = lw_new_block(fn), bb = lw_new_block(fn), step = lw_new_block(fn),
            exit = lw_new_block(fn);
+  tc_path empty;
+  if (by_iterator && lw_std_range_empty(fn, &rp, loc, &empty)) {
+    /* the first test is the container's empty(): a container known to hold an element runs
+       the body once at least; the later ones are not known */
+    tc_type bool_ty = {0};
+    bool_ty.cls = TC_TY_INT;
+    bool_ty.name = tc_intern(u->prog, "bool");
+    lw_branch(fn, lw_opnd_path(&empty, bool_ty), exit, bb, loc);
+  }
   lw_set_cur(fn, head);
   if (size >= 0) {
     tc_insn *in = lw_emit(fn, TC_I_BINOP, loc);

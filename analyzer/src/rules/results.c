@@ -315,7 +315,8 @@ static int element_field_name(loader *L, const cJSON *c, const char *key, size_t
   return 0;
 }
 
-/* "element_of_arg": I, or {"arg": I, "field": F, "lookup": B, "in_field": G, "key_arg": K}: the address of
+/* "element_of_arg": I, or {"arg": I, "field": F, "lookup": B, "in_field": G, "key_arg": K,
+   "position": "begin" | "end", "inserts": B, "kept_only": B}: the address of
    the elements of the container argument I points to, or of their field F (a map's mapped
    value, "second"); lookup: the one element a key picks; in_field: the result is a struct
    (a pair) whose field G holds that address, the rest unknown; key_arg (a lookup): the argument holding that key, whose element is
@@ -324,7 +325,9 @@ static int parse_element_of(loader *L, const cJSON *res_obj, const cJSON *c, siz
                             int n_params, tc_result_spec *res) {
   if (cJSON_IsNumber(c))
     return rules_get_arg(L, res_obj, c->string, at, n_params, 1, &res->arg) < 0 ? -1 : 0;
-  static const char *const k[] = {"arg", "field", "lookup", "in_field", "key_arg", NULL};
+  static const char *const k[] = {"arg",      "field",    "lookup",  "in_field",
+                                  "key_arg",  "position", "inserts", "kept_only",
+                                  NULL};
   if (!cJSON_IsObject(c)) {
     tc_json_fail(&L->j, at, "\"element_of_arg\" is an argument index or an object");
     return -1;
@@ -335,6 +338,24 @@ static int parse_element_of(loader *L, const cJSON *res_obj, const cJSON *c, siz
   int has_key = rules_get_arg(L, c, "key_arg", at, n_params, 0, &res->elem_key_arg);
   if (has_key < 0) return -1;
   if (has_key) res->elem_lookup = 1;
+  if (tc_json_bool(&L->j, c, "inserts", at, &res->elem_inserts) < 0) return -1;
+  if (tc_json_bool(&L->j, c, "kept_only", at, &res->elem_kept_only) < 0) return -1;
+  if (res->elem_kept_only && !has_key) {
+    tc_json_fail(&L->j, at, "\"kept_only\" needs \"key_arg\"");
+    return -1;
+  }
+  if (cJSON_GetObjectItemCaseSensitive(c, "position")) {
+    const char *p = tc_json_string(&L->j, c, "position", at, 1, "an \"element_of_arg\" result");
+    if (!p) return -1;
+    if (strcmp(p, "begin") == 0) {
+      res->elem_position = TC_POS_BEGIN;
+    } else if (strcmp(p, "end") == 0) {
+      res->elem_position = TC_POS_END;
+    } else {
+      tc_json_fail(&L->j, at, "\"position\" is \"begin\" or \"end\", not \"%s\"", p);
+      return -1;
+    }
+  }
   if (element_field_name(L, c, "field", at, res->elem_field) < 0) return -1;
   return element_field_name(L, c, "in_field", at, res->elem_in_field);
 }

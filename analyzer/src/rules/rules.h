@@ -97,6 +97,9 @@ typedef struct tc_name_pattern {
   int backend;
 } tc_name_pattern;
 
+/* Where an iterator an "element_of_arg" result gives stands ("position"). */
+enum { TC_POS_NONE = 0, TC_POS_BEGIN, TC_POS_END };
+
 typedef struct tc_result_spec {
   tc_result_kind what;
   /* DEVICE */
@@ -148,6 +151,15 @@ typedef struct tc_result_spec {
      iterator `first` of the pair an insertion returns); "" the result is the address */
   char elem_in_field[TC_RULES_FIELD_MAX];
   int elem_key_arg;
+  /* ELEMENT_OF: the iterator it gives is at the container's begin (TC_POS_BEGIN) or end
+     (TC_POS_END), or somewhere not known (TC_POS_NONE); elem_inserts: the lookup puts the
+     element in when it is not there (a map's operator[]), so the container is not empty */
+  int elem_position;
+  int elem_inserts;
+  /* ELEMENT_OF with key_arg: only the element of a constant key kept by itself on this path is
+     addressed; another key gives an unknown iterator (a find: the elements stored under other
+     keys are never guessed to be the one found) */
+  int elem_kept_only;
 } tc_result_spec;
 
 /* What a function does to memory through its pointer arguments, numbered from 1. */
