@@ -18,7 +18,7 @@
    rules' device_by_name results); cached IR of format 6 would keep every name unknown */
 /* 8: a plain string literal assigned or stored is an assignment of it (its text flows through
    variables, parameters and fields), not a havoc */
-#define TC_IR_FORMAT 8u
+#define TC_IR_FORMAT 9u
 
 typedef struct ser {
   int reading;
@@ -249,6 +249,7 @@ static void io_insn(ser *s, tc_insn *in) {
     in->arg_base_locs = NULL;
   }
   io_int(s, &in->in_macro);
+  io_int(s, &in->per_object);
 }
 
 static void io_term(ser *s, tc_term *t, uint32_t n_blocks) {
