@@ -746,6 +746,9 @@ typedef struct state_list {
   size_t n, cap;
 } state_list;
 void slist_push(tc_eng *e, state_list *l, astate s); /* takes ownership */
+/* After a range-for's element is copied (insn per_object): s, or one state per object a
+   pointer in the copy may point to, the pointer narrowed to it (per_object.c). */
+void flow_split_per_object(frame *f, astate s, const tc_insn *in, state_list *out);
 void slist_release(tc_eng *e, state_list *l);
 void slist_merge_to(tc_eng *e, state_list *l, size_t max);
 /* Runs the host-access check on every dereference of tensor data memory noted in f since the

@@ -708,6 +708,12 @@ static void transfer(frame *f, astate s, const tc_insn *in, state_list *out) {
   switch (in->kind) {
     case TC_I_ASSIGN:
       do_assign(f, &s, in);
+      if (in->per_object) {
+        flow_check_touches(f, &s);
+        flow_split_per_object(f, s, in, out);
+        if (e->observe) observe_after(f, out, first, in);
+        return;
+      }
       break;
     case TC_I_UNOP: {
       aval v = eval_unop(f, &s, in);

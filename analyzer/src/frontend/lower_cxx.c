@@ -624,6 +624,16 @@ static const char *smart_pointer_member(const char *name) {
   return NULL;
 }
 
+/* Whether a value of type t is one pointer: a raw pointer, a std::unique_ptr or a
+   std::shared_ptr (field `@ptr`, below). */
+int lw_type_is_pointer_like(lw_unit *u, CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind == CXType_Pointer) return 1;
+  if (c.kind != CXType_Record) return 0;
+  const char *name = tc_str(u->prog, lw_callee_name(u, clang_getTypeDeclaration(c)));
+  return strcmp(name, "std::unique_ptr") == 0 || strcmp(name, "std::shared_ptr") == 0;
+}
+
 /* What the standard library's unique_ptr and shared_ptr do, in the IR: each holds one
    pointer, field `@ptr` (a shared_ptr's copies, defaulted, copy it; its count is not
    followed)

@@ -150,12 +150,13 @@ tc_opnd lw_opnd_unknown(tc_type ty) {
 
 int lw_opnd_is_havoc(const tc_opnd *o) { return o->kind == TC_OPND_UNKNOWN && !o->sym; }
 
-void lw_assign(lw_fn *fn, const tc_path *dst, CXType dst_type, tc_opnd value, tc_srcloc loc) {
+tc_insn *lw_assign(lw_fn *fn, const tc_path *dst, CXType dst_type, tc_opnd value, tc_srcloc loc) {
   tc_insn *in = lw_emit(fn, lw_opnd_is_havoc(&value) ? TC_I_HAVOC : TC_I_ASSIGN, loc);
   in->has_dst = 1;
   in->dst = *dst;
   in->dst_type = lw_type(fn->u, dst_type);
   if (!lw_opnd_is_havoc(&value)) in->a = value;
+  return in;
 }
 
 uint32_t lw_add_local(lw_fn *fn, CXCursor decl, int is_static, tc_sym usr) {

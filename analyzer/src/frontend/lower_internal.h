@@ -277,7 +277,7 @@ uint32_t lw_add_local(lw_fn *fn, CXCursor decl, int is_static, tc_sym usr);
 void lw_fn_finish(lw_fn *fn, tc_function *out);
 /* An assignment of value to dst: a havoc when value is unknown (a string literal, which keeps
    its text, is assigned) */
-void lw_assign(lw_fn *fn, const tc_path *dst, CXType dst_type, tc_opnd value, tc_srcloc loc);
+tc_insn *lw_assign(lw_fn *fn, const tc_path *dst, CXType dst_type, tc_opnd value, tc_srcloc loc);
 int lw_opnd_is_havoc(const tc_opnd *o); /* unknown with nothing kept: written as a havoc */
 tc_opnd lw_opnd_path(const tc_path *p, tc_type ty);
 tc_opnd lw_opnd_int(int64_t v, tc_type ty);
@@ -326,6 +326,7 @@ void lw_field_defaults(lw_fn *fn, const lw_place *obj, const tc_sym *except, uin
 tc_sym lw_callee_name(lw_unit *u, CXCursor callee);
 int lw_std_range_begin(lw_fn *fn, const lw_place *range, tc_srcloc loc, tc_path *it);
 int lw_std_range_empty(lw_fn *fn, const lw_place *range, tc_srcloc loc, tc_path *t);
+int lw_type_is_pointer_like(lw_unit *u, CXType t); /* T *, std::unique_ptr<T>, std::shared_ptr<T> */
 /* Destructors at scope exits (lower_dtor.c). */
 void lw_note_dying(lw_fn *fn, uint32_t local, CXType type);
 /* Calls the destructors of the locals above depth, newest first, but local `spared` (a

@@ -419,6 +419,7 @@ static void children_as_statements(lw_fn *fn, CXCursor s) {
    `p.reset(q)`, `p += d`): each iteration then replaces the element it visits. */
 typedef struct var_write_scan {
   CXCursor var;
+  int by_reference; /* also count var passed where a non-const reference binds to it */
   int found;
 } var_write_scan;
 
@@ -426,6 +427,25 @@ static int names_var(CXCursor e, CXCursor var) {
   CXCursor s = lw_strip(e);
   return clang_getCursorKind(s) == CXCursor_DeclRefExpr &&
          clang_equalCursors(clang_getCursorReferenced(s), var);
+}
+
+/* Whether call c (of ref) passes var where a non-const reference (or a parameter it cannot
+   see: variadic, or no declaration) binds to it: `std::swap(p, q)`, `std::move(p)`. */
+static int passes_by_reference(CXCursor c, CXCursor ref, CXCursor var) {
+  int n = clang_Cursor_getNumArguments(c);
+  CXType ft = clang_getCursorType(ref);
+  int np = clang_getNumArgTypes(ft);
+  /* a member operator's call lists its object first (its constness: find_var_write) */
+  int self = clang_getCursorKind(ref) == CXCursor_CXXMethod && np >= 0 && n == np + 1;
+  for (int i = self; i < n; i++) {
+    if (!names_var(clang_Cursor_getArgument(c, i), var)) continue;
+    if (np < 0 || i - self >= np) return 1;
+    CXType pt = clang_getArgType(ft, (unsigned)(i - self));
+    if (pt.kind == CXType_LValueReference || pt.kind == CXType_RValueReference) {
+      if (!clang_isConstQualifiedType(clang_getPointeeType(pt))) return 1;
+    }
+  }
+  return 0;
 }
 
 static enum CXChildVisitResult find_var_write(CXCursor c, CXCursor parent, CXClientData d) {
@@ -444,6 +464,10 @@ static enum CXChildVisitResult find_var_write(CXCursor c, CXCursor parent, CXCli
     }
   } else if (k == CXCursor_CallExpr) {
     CXCursor ref = clang_getCursorReferenced(c);
+    if (w->by_reference && passes_by_reference(c, ref, w->var)) {
+      w->found = 1;
+      return CXChildVisit_Break;
+    }
     int mutating = clang_getCursorKind(ref) == CXCursor_CXXMethod && !clang_CXXMethod_isConst(ref);
     if (mutating && clang_Cursor_getNumArguments(c) >= 1 &&
         clang_getCursorKind(clang_getCursorSemanticParent(ref)) != CXCursor_Namespace) {
@@ -565,10 +589,28 @@ static void range_for(lw_fn *fn, CXCursor s) {
       if (lw_type_is_reference(vt)) v.kind = TC_OPND_ADDR;
       lw_assign(fn, &vp, vt, v, loc);
     } else if (by_iterator) {
+      /* the element visited is one of the container's: a pointer in it (a raw pointer, a
+         smart pointer) may point to one of several objects (a std::vector of unique_ptr to
+         layers of two classes), and the engine follows one state per object
+         (per_object). A reference the body writes through stays the element's address;
+         one it only reads names a hidden copy of the element, which the engine may narrow
+         without narrowing what the container holds. */
+      CXType et = clang_getNonReferenceType(vt);
       tc_path ep = lw_path_extend(fn, &it, (tc_elem){.kind = TC_ELEM_DEREF});
-      tc_opnd v = lw_opnd_path(&ep, lw_type(u, clang_getNonReferenceType(vt)));
-      if (lw_type_is_reference(vt)) v.kind = TC_OPND_ADDR;
-      lw_assign(fn, &vp, vt, v, loc);
+      tc_opnd v = lw_opnd_path(&ep, lw_type(u, et));
+      if (!lw_type_is_reference(vt)) {
+        lw_assign(fn, &vp, vt, v, loc)->per_object = lw_type_is_pointer_like(u, et);
+      } else {
+        var_write_scan w = {var, 1, 0};
+        clang_visitChildren(body, find_var_write, &w);
+        if (!w.found && lw_type_is_pointer_like(u, et)) {
+          tc_path copy = lw_temp(fn);
+          lw_assign(fn, &copy, et, v, loc)->per_object = 1;
+          v = lw_opnd_path(&copy, lw_type(u, et));
+        }
+        v.kind = TC_OPND_ADDR;
+        lw_assign(fn, &vp, vt, v, loc);
+      }
     } else {
       lw_assign(fn, &vp, vt, lw_opnd_unknown(lw_type(u, vt)), loc);
     }
@@ -590,7 +632,7 @@ static void range_for(lw_fn *fn, CXCursor s) {
   if (by_iterator && !clang_Cursor_isNull(var) && lw_type_is_reference(clang_getCursorType(var))) {
     /* the loop replaced the elements it visited: the container's summary holds old and new
        values together, so after the loop what it holds is unknown */
-    var_write_scan w = {var, 0};
+    var_write_scan w = {var, 0, 0};
     clang_visitChildren(body, find_var_write, &w);
     if (w.found) {
       tc_insn *in = lw_emit(fn, TC_I_HAVOC, loc);

@@ -180,6 +180,9 @@ typedef struct tc_insn {
                                `t->data`, for fix-its); all zero for other arguments; NULL
                                when no argument is so */
   int in_macro;    /* the expression comes from a macro expansion */
+  int per_object;  /* ASSIGN: the element a range-for visits, copied into its variable (or a
+                      hidden copy its reference names): where a pointer in it may point to
+                      one of several objects, the engine follows one state per object */
 } tc_insn;
 
 typedef enum tc_term_kind {

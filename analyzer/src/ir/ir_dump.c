@@ -206,6 +206,7 @@ static void format_insn(const tc_program *p, const tc_function *fn, const tc_ins
     break;
   }
   if (in->in_macro) sb_printf(b, " [macro]");
+  if (in->per_object) sb_printf(b, " [per object]");
   format_loc(&in->loc, b);
 }
 

@@ -20,7 +20,9 @@
    variables, parameters and fields), not a havoc */
 /* 9: a range-for over a standard-library container asks its empty() before the first
    iteration (cached IR of format 8 takes such loops zero times) */
-#define TC_IR_FORMAT 9u
+/* 10: a range-for over a container of pointers marks its loop variable per_object (one state
+   per object its element may point to) */
+#define TC_IR_FORMAT 10u
 
 typedef struct ser {
   int reading;
@@ -251,6 +253,7 @@ static void io_insn(ser *s, tc_insn *in) {
     in->arg_base_locs = NULL;
   }
   io_int(s, &in->in_macro);
+  io_int(s, &in->per_object);
 }
 
 static void io_term(ser *s, tc_term *t, uint32_t n_blocks) {
