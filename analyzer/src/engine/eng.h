@@ -233,6 +233,7 @@ void av_targets(const tc_eng *e, const aval *v, ptset *s);
 typedef struct tagset {
   uint32_t n;
   uint32_t var; /* the set this one was made from (its own id for an origin; 0 before interning) */
+  uint32_t dead; /* positions a branch ruled out (each repeats a kept member): never kept again */
   tc_tag tag[TAGSET_MAX];
 } tagset;
 int tagset_add(tagset *s, const tc_tag *t); /* sorted, no duplicates; -1 when full */
