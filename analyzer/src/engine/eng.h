@@ -616,7 +616,7 @@ struct tc_eng {
   /* field ids of the pseudo-fields API objects keep state in, and of the tensor fields the
      rules name (0: none), resolved once (api_prepare) */
   uint32_t f_placement, f_tag, f_context, f_members, f_nodes, f_elements, f_data, f_buffer,
-      f_view_src, f_sources, f_memory, f_kind;
+      f_view_src, f_sources, f_memory, f_kind, f_names, f_name_patterns;
 
   /* operands already reported alone with a kind an API function does not accept: the same
      function given the same tensor at another call is the same mistake (api.c) */
