@@ -96,6 +96,8 @@ int api_read_elements(call_ctx *c, int array_arg, int count_arg, operand *out, i
 int32_t api_int_arg_field(call_ctx *c, int argi, int as_backend);
 /* The object a pointer argument designates, or 0 (unknown, or inside an array). */
 uint32_t api_pointee_of(call_ctx *c, int argi);
+/* The symbol of string argument argi's text when it is known to be one literal, else 0. */
+tc_sym api_string_arg(call_ctx *c, int argi);
 /* the context object argi points to, or that the object it points to remembers; 0 unknown */
 uint32_t api_context_of_arg(call_ctx *c, int argi);
 /* every context that may be meant so (one per trip of a loop): how many, 0 when not known */
@@ -134,5 +136,12 @@ const prov *api_handle_origin(const prov *p);
 /* Whether the graph whose node set is at `nodes` holds tensor value v: 1, 0, or -1 not known
    (api_effects.c). */
 int api_graph_holds(call_ctx *c, uint32_t nodes, const aval *v);
+
+/* api_names.c: tensors' names. Tensor argument tensor_arg takes the name string argument
+   name_arg holds (a format when it has conversions); the tensors named name_arg among those
+   of the context (or graph) argument arg points to, into *out: 1, or 0 when none is known to
+   be (the name not known, no tensor given it), and the caller looks them all up. */
+void api_name_tensor(call_ctx *c, int tensor_arg, int name_arg);
+int api_named_member(call_ctx *c, int arg, int name_arg, aval *out);
 
 #endif /* TC_ENGINE_API_CALL_H */

@@ -542,6 +542,9 @@ static void effect_hold(call_ctx *c, const tc_effect *ef) {
 /* *ef->arg and what it reaches become unknown */
 static void effect_writes(call_ctx *c, const tc_effect *ef) { havoc_arg(c, ef->arg); }
 
+/* ggml_set_name, ggml_format_name (api_names.c) */
+static void effect_name(call_ctx *c, const tc_effect *ef) { api_name_tensor(c, ef->arg, ef->arg2); }
+
 /* The object argument ef->arg2 points to joins the elements at dst, when it is the call's last
    argument and known; otherwise the elements become unknown. */
 static void join_last_arg_into(call_ctx *c, const tc_effect *ef, uint32_t dst) {

@@ -42,6 +42,8 @@ static void apply_choice(call_ctx *c, operand *op) {
 #define PF_MEMORY "$memory"   /* a graph's tensor with no memory yet (api_effects.c) */
 #define PF_COUNT "$count"     /* a container's size: [1, ∞) once an element was put in */
 #define PF_AT "$at"           /* an iterator's position (api_size.c) */
+#define PF_NAMES "$names"     /* a context's named tensors: element k named by symbol k */
+#define PF_NAME_PATTERNS "$name_patterns" /* by a format's symbol (0: a name not known) */
 
 void api_prepare(tc_eng *e) {
   e->f_placement = field_id_of_name(e, PF_PLACEMENT);
@@ -54,6 +56,8 @@ void api_prepare(tc_eng *e) {
   e->f_memory = field_id_of_name(e, PF_MEMORY);
   e->f_count = field_id_of_name(e, PF_COUNT);
   e->f_at = field_id_of_name(e, PF_AT);
+  e->f_names = field_id_of_name(e, PF_NAMES);
+  e->f_name_patterns = field_id_of_name(e, PF_NAME_PATTERNS);
   e->f_data = e->rules->data_field ? field_id_of_name(e, e->rules->data_field) : 0;
   e->f_buffer = e->rules->buffer_field ? field_id_of_name(e, e->rules->buffer_field) : 0;
   e->f_view_src = e->rules->view_src_field ? field_id_of_name(e, e->rules->view_src_field) : 0;
@@ -236,6 +240,16 @@ void api_read_tensor(call_ctx *c, int argi, operand *op) {
   /* a NULL handle fails the call before any tag is compared (and aborts by default): this
      path ends here, it neither passes nor fails a tag check (a lookup that found nothing) */
   if (op->v.k == AV_INT && op->v.i == 0) op->poison = c->poisoned = 1;
+}
+
+/* The text of string argument argi when it is known to be one literal (at the call, or carried
+   there by variables, parameters, fields and string objects holding it): its symbol, else 0. */
+tc_sym api_string_arg(call_ctx *c, int argi) {
+  const tc_opnd *o = api_arg_of(c, argi);
+  aval text = o ? mem_eval(c->f, c->s, o, NULL) : av_top();
+  if (text.k == AV_ADDR && text.i == IDX_NONE) /* a string object holding the text */
+    text = mem_eff(c->f->e, c->s, text.loc);
+  return text.k == AV_STR ? (tc_sym)text.i : 0;
 }
 
 /* The source placements graph argument argi recorded besides its first ($sources): up to

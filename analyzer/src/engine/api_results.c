@@ -538,6 +538,17 @@ static void result_member_of_arg(call_ctx *c) { member_result(c, 1); }
 /* the first tensor of a context: found when the context has one (ggml_get_first_tensor) */
 static void result_first_member_of_arg(call_ctx *c) { member_result(c, 0); }
 
+/* a lookup by name (ggml_get_tensor, ggml_graph_get_tensor): the tensors given that name, when
+   the name and some are known (api_names.c); else any, as member_of_arg */
+static void result_named_member_of_arg(call_ctx *c) {
+  const tc_result_spec *r = &c->fn->result;
+  aval v;
+  if (api_named_member(c, r->arg, r->arg2, &v))
+    api_write_value(c, &v);
+  else
+    member_result(c, 1);
+}
+
 /* A handle on one of the devices of set s: checks are decided per device (a warning when some
    fail); maybe NULL. */
 static aval handle_of_set(call_ctx *c, const tagset *s, const prov *src) {
@@ -610,11 +621,8 @@ static int name_matches(const tc_eng *e, const tc_name_pattern *p, const char *n
    listed */
 static void result_device_by_name(call_ctx *c) {
   const tc_result_spec *r = &c->fn->result;
-  const tc_opnd *o = api_arg_of(c, r->arg);
-  aval text = o ? mem_eval(c->f, c->s, o, NULL) : av_top();
-  if (text.k == AV_ADDR && text.i == IDX_NONE) /* a string object holding the text */
-    text = mem_eff(c->f->e, c->s, text.loc);
-  const char *name = text.k == AV_STR ? tc_str(c->f->e->prog, (tc_sym)text.i) : NULL;
+  tc_sym sym = api_string_arg(c, r->arg);
+  const char *name = sym ? tc_str(c->f->e->prog, sym) : NULL;
   tc_tag t = tc_tag_unknown();
   t.autodiff = 0;
   for (int i = 0; name && i < r->n_names; i++) {

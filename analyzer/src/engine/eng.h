@@ -243,6 +243,7 @@ uint32_t tloc_without(tc_eng *e, uint32_t loc, uint32_t ctx); /* a set less one 
 typedef struct tagset {
   uint32_t n;
   uint32_t var; /* the set this one was made from (its own id for an origin; 0 before interning) */
+  uint32_t dead; /* positions a branch ruled out (each repeats a kept member): never kept again */
   tc_tag tag[TAGSET_MAX];
 } tagset;
 int tagset_add(tagset *s, const tc_tag *t); /* sorted, no duplicates; -1 when full */
@@ -631,7 +632,7 @@ struct tc_eng {
   /* field ids of the pseudo-fields API objects keep state in, and of the tensor fields the
      rules name (0: none), resolved once (api_prepare) */
   uint32_t f_placement, f_tag, f_context, f_members, f_nodes, f_elements, f_data, f_buffer,
-      f_view_src, f_sources, f_memory, f_kind;
+      f_view_src, f_sources, f_memory, f_kind, f_names, f_name_patterns;
   /* a container's size as far as known ($count: at least 1 once an element was put in) and an
      iterator's position ($at: a non-empty container's begin, or an end) (api_operands.c) */
   uint32_t f_count, f_at;

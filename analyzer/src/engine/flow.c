@@ -1010,6 +1010,15 @@ static const tc_insn *term_insn(tc_eng *e, const tc_term *t) {
   return in;
 }
 
+/* A switch over the backend of one of several devices (`switch (ggml_backend_dev_type(dev))`)
+   takes case `value` (truth 1) or passes it by (truth 0) only for the members it allows:
+   0 when none does, else 1 with the set narrowed (as the comparison `== value` would). */
+static int assume_backend_case(tc_eng *e, astate *s, uint32_t set, int64_t value, int truth) {
+  aval t = devset_backend_test(e, set, value);
+  if (t.k == AV_INT) return (t.i != 0) == truth;
+  return t.k == AV_SETTEST ? flow_assume(e, s, &t, truth) : 1;
+}
+
 static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
   tc_eng *e = c->fr.e;
   fninfo *fi = c->fr.fi;
@@ -1076,6 +1085,9 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
       }
       uint32_t src = single;
       if (!src && v.drel == DR_NE && v.dc == 0) src = v.dloc;
+      uint32_t set = 0;
+      int field = -1;
+      if (!devset_field(&v, &set, &field) || field != 0) set = 0;
       for (uint32_t i = 0; i <= t->n_cases; i++) {
         astate x = state_copy(&s);
         x.uncertain = 1;
@@ -1084,6 +1096,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
         if (i < t->n_cases) {
           if (v.k == AV_NE && v.i == t->case_values[i]) ok = 0;
           if (ok && src) ok = assume_rel(e, &x, src, DR_EQ, t->case_values[i], &t->loc);
+          if (ok && set) ok = assume_backend_case(e, &x, set, t->case_values[i], 1);
           if (ok)
             x.path = pathnote_new(e, x.path, &t->loc, cond_name(&t->cond),
                                   (int32_t)(t->case_values[i] + 2), -1);
@@ -1091,6 +1104,8 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
           for (uint32_t k = 0; k < t->n_cases && ok; k++)
             ok = assume_rel(e, &x, src, DR_NE, t->case_values[k], &t->loc);
         }
+        for (uint32_t k = 0; i == t->n_cases && set && k < t->n_cases && ok; k++)
+          ok = assume_backend_case(e, &x, set, t->case_values[k], 0);
         if (ok)
           to_succ_split(c, b, t->succ[i], x, src);
         else

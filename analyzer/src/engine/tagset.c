@@ -35,7 +35,8 @@ uint32_t tagset_intern(tc_eng *e, const tagset *s) {
   uint32_t same = 1;
   while (same < s->n && tag_cmp(&s->tag[same], &s->tag[0]) == 0) same++;
   if (same == s->n) return 0; /* one tag after all */
-  uint64_t h = hash_bytes(hash_mix(0x7a95e7ull, s->var), s->tag, s->n * sizeof s->tag[0]);
+  uint64_t h = hash_bytes(hash_mix(hash_mix(0x7a95e7ull, s->var), s->dead), s->tag,
+                         s->n * sizeof s->tag[0]);
   for (uint64_t attempt = 0;; attempt++) {
     uint64_t k = attempt ? hash_mix(h, attempt) : h;
     uint32_t id;
@@ -51,7 +52,7 @@ uint32_t tagset_intern(tc_eng *e, const tagset *s) {
       return (uint32_t)e->n_tagsets;
     }
     const tagset *q = &e->tagsets[id - 1];
-    if (q->n == s->n && (s->var ? q->var == s->var : q->var == id) &&
+    if (q->n == s->n && q->dead == s->dead && (s->var ? q->var == s->var : q->var == id) &&
         !memcmp(q->tag, s->tag, s->n * sizeof s->tag[0]))
       return id;
   }
@@ -223,8 +224,9 @@ aval settest_value(uint32_t var, uint32_t when_true, uint32_t when_false) {
 
 aval settest_of_members(const tc_eng *e, const tagset *ts,
                         int (*holds)(const tc_backend_def *b, int64_t arg), int64_t arg) {
-  uint32_t yes = 0, no = 0, all = (1u << ts->n) - 1;
+  uint32_t yes = 0, no = 0, all = ((1u << ts->n) - 1) & ~ts->dead;
   for (uint32_t i = 0; i < ts->n; i++) {
+    if (ts->dead & (1u << i)) continue; /* ruled out: neither side keeps it */
     int32_t f = ts->tag[i].backend;
     const tc_backend_def *b =
         TC_TAGF_KNOWN(f) && (size_t)f < e->rules->n_backends ? &e->rules->backends[f] : NULL;
@@ -251,13 +253,18 @@ uint32_t settest_mask(const aval *v, int truth) {
 }
 
 /* Set s with the members at positions outside mask replaced by the first kept one: the
-   positions, and so what one choice picks in every set of the origin, stay as they were. */
+   positions, and so what one choice picks in every set of the origin, stay as they were. The
+   replaced ones are dead: a later test of the origin's positions (a second branch on a flag
+   read before the first) must not keep them, since their member is not the origin's. */
 static void keep_positions(const tagset *s, uint32_t mask, tagset *out) {
   *out = *s;
   uint32_t first = 0;
   while (first < s->n && !(mask & (1u << first))) first++;
   for (uint32_t i = 0; i < s->n; i++)
-    if (!(mask & (1u << i))) out->tag[i] = s->tag[first];
+    if (!(mask & (1u << i))) {
+      out->tag[i] = s->tag[first];
+      out->dead |= 1u << i;
+    }
 }
 
 int tagset_narrow(tc_eng *e, astate *s, uint32_t var, uint32_t mask) {
@@ -267,11 +274,11 @@ int tagset_narrow(tc_eng *e, astate *s, uint32_t var, uint32_t mask) {
     if (!v || (v->k != AV_TENSOR && v->k != AV_DATAPTR)) continue;
     const tagset *set = tagset_get(e, (uint32_t)v->i);
     if (!set || set->var != var) continue;
-    uint32_t all = (1u << set->n) - 1;
-    if ((mask & all) == all) continue;
-    if (!(mask & all)) return 0; /* no member this path can be */
+    uint32_t live = ((1u << set->n) - 1) & ~set->dead;
+    if ((mask & live) == live) continue;
+    if (!(mask & live)) return 0; /* no member this path can be */
     tagset kept;
-    keep_positions(set, mask, &kept);
+    keep_positions(set, mask & live, &kept);
     aval nv = *v;
     nv.i = tagset_intern(e, &kept);
     nv.tag = tagset_view(&kept);
