@@ -76,15 +76,23 @@ void api_name_tensor(call_ctx *c, int tensor_arg, int name_arg) {
   tc_sym sym = api_string_arg(c, name_arg);
   const char *text = sym ? tc_str(e->prog, sym) : NULL;
   int exact = text && !strchr(text, '%');
-  forget_names_of(c, t.loc, origin);
-  uint32_t list = api_pseudo_field(e, t.loc, exact ? e->f_names : e->f_name_patterns);
-  uint32_t at = list ? loc_child(e, list, LK_INDEX, 0, (int64_t)sym) : 0;
-  if (!at) return;
-  aval cur = mem_eff(e, c->s, at);
-  /* two tensors of one name: a lookup may find either */
-  int another = cur.k == AV_TENSOR && api_handle_origin(cur.prov) != origin;
+  /* a tensor of one of several contexts (TLOC_SET) is named in each of them, weakly: the
+     others may not hold it */
+  ptset ctxs;
+  tloc_members(e, t.loc, &ctxs);
+  int several = ctxs.n > 1;
   t.drel = DR_NONE;
-  mem_write(e, c->s, at, &t, another);
+  for (uint32_t i = 0; i < ctxs.n; i++) {
+    uint32_t ctx = ctxs.loc[i];
+    if (!several) forget_names_of(c, ctx, origin);
+    uint32_t list = api_pseudo_field(e, ctx, exact ? e->f_names : e->f_name_patterns);
+    uint32_t at = list ? loc_child(e, list, LK_INDEX, 0, (int64_t)sym) : 0;
+    if (!at) continue;
+    aval cur = mem_eff(e, c->s, at);
+    /* two tensors of one name: a lookup may find either */
+    int another = several || (cur.k == AV_TENSOR && api_handle_origin(cur.prov) != origin);
+    mem_write(e, c->s, at, &t, another);
+  }
 }
 
 /* Whether the tensor named by record loc may carry `name`: 2 known to (its name, a format
@@ -103,6 +111,18 @@ static int among_contexts(const ptset *s, uint32_t loc) {
   return 0;
 }
 
+/* Whether context ctx has a name record that may be `name`'s. */
+static int names_in(const call_ctx *c, uint32_t ctx, tc_sym sym, const char *name) {
+  const tc_eng *e = c->f->e;
+  for (uint32_t id = 1; id < e->n_locs; id++) {
+    int patterns;
+    if (!name_record(e, id, &patterns) || e->locs[e->locs[id].parent].parent != ctx) continue;
+    const aval *v = st_get(&c->s->mem, id);
+    if (v && v->k == AV_TENSOR && record_matches(e, id, patterns, sym, name) == 2) return 1;
+  }
+  return 0;
+}
+
 int api_named_member(call_ctx *c, int arg, int name_arg, aval *out) {
   tc_eng *e = c->f->e;
   tc_sym sym = api_string_arg(c, name_arg);
@@ -118,6 +138,11 @@ int api_named_member(call_ctx *c, int arg, int name_arg, aval *out) {
   aval r = av_top();
   int have = 0, known = 0, one_origin = 1, maybe_null = 0;
   const prov *origin = NULL;
+  /* a graph built anew each step, in a context made anew, names its tensors in its own
+     context: when that context has the name, the records of earlier contexts (freed, or
+     another step's graph) are not what the graph holds */
+  uint32_t own = graph ? api_context_of_arg(c, arg) : 0;
+  if (own && !names_in(c, own, sym, name)) own = 0;
   for (uint32_t id = 1; id < e->n_locs; id++) {
     int patterns;
     if (!name_record(e, id, &patterns)) continue;
@@ -125,6 +150,7 @@ int api_named_member(call_ctx *c, int arg, int name_arg, aval *out) {
     if (!v) continue;
     uint32_t ctx = e->locs[e->locs[id].parent].parent;
     if (!graph && !among_contexts(&ctxs, ctx)) continue;
+    if (own && ctx != own) continue;
     int m = record_matches(e, id, patterns, sym, name);
     if (!m) continue;
     if (v->k == AV_INT && v->i == 0) continue; /* renamed since */
