@@ -27,9 +27,12 @@ dt_device device_of_batches(const std::vector<Batch> &batches) {
 }  // namespace
 
 int main() {
-  std::vector<Batch> train, eval;
+  std::vector<Batch> train;
   train.push_back({dt_randn(dt_sim(0), 1, 2, kShape)});
-  eval.push_back({dt_randn(dt_sim(1), 2, 2, kShape)});
+  train.push_back({dt_randn(dt_sim(0), 2, 2, kShape)});
+  std::vector<Batch> eval;
+  eval.push_back({dt_randn(dt_sim(1), 3, 2, kShape)});
+  eval.push_back({dt_randn(dt_sim(1), 4, 2, kShape)});
   dt_device dev = device_of_batches(eval);
   std::map<std::string, dt_tensor *> params;
   params["w"] = dt_randn(dev, 3, 2, kShape);
