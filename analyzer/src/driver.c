@@ -450,11 +450,6 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
     t->es.roots += es.roots;
     t->es.keys_walked += es.keys_walked;
     t->es.keys_reused += es.keys_reused;
-    t->es.budget_joined += es.budget_joined;
-    t->es.budget_root_joined += es.budget_root_joined;
-    t->es.budget_abandoned += es.budget_abandoned;
-    t->es.calls_limited += es.calls_limited;
-    t->es.work_peak += es.work_peak;
     if (es.groups > t->es.groups) t->es.groups = es.groups;
   }
   rc = 0;
@@ -771,14 +766,6 @@ int tc_driver_run(tc_options *o) {
             now_s() - t_analyzed, at.es.insns, at.es.roots, at.es.groups,
             at.es.groups == 1 ? "" : "s", at.n_components, at.n_components == 1 ? "" : "s",
             at.n_reused);
-  if (o->stats) /* the analysis's coverage: every budget hit (SPEC §7: never silent) */
-    fprintf(stderr,
-            "tagcheck: stats: analysis budgets: %llu function analyses went on with joined "
-            "states past their own work budget, %llu past their root's or the program's, %llu "
-            "given up; %llu calls made unknown calls by a limit (a function given up, its "
-            "contexts used up, recursion or call depth); %llu work steps\n",
-            at.es.budget_joined, at.es.budget_root_joined, at.es.budget_abandoned,
-            at.es.calls_limited, at.es.work_peak);
   if (stats && (at.es.keys_walked || at.es.keys_reused))
     fprintf(stderr, "tagcheck: stats: memo keys of user calls: %llu walked, %llu proven equal "
             "to the callee's previous key without a walk\n",

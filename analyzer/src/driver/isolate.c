@@ -16,7 +16,7 @@
 #include "driver/worker.h"
 #include "report/report_codec.h"
 
-#define RESULT_MAGIC "TCANALYSIS2"
+#define RESULT_MAGIC "TCANALYSIS1"
 
 static void child(int fd, const tc_program *prog, const tc_rules *rules, tc_engine_opts *eo) {
   tc_report part;
@@ -35,10 +35,6 @@ static void child(int fd, const tc_program *prog, const tc_rules *rules, tc_engi
   tc_bb_u64(&b, es.keys_walked);
   tc_bb_u64(&b, es.keys_reused);
   tc_bb_u64(&b, es.work_peak);
-  tc_bb_u64(&b, es.budget_joined);
-  tc_bb_u64(&b, es.budget_root_joined);
-  tc_bb_u64(&b, es.budget_abandoned);
-  tc_bb_u64(&b, es.calls_limited);
   if (rc == 0) tc_report_encode(&b, &part, 0);
   int sent = !b.bad && tc_chan_send(fd, b.p, b.len) == 0;
   _exit(sent ? 0 : 1); /* no cleanup: the parent owns everything the child inherited */
@@ -58,10 +54,6 @@ static int decode(const tc_bbuf *b, tc_engine_opts *eo, tc_report *part) {
   es.keys_walked = tc_rd_u64(&r);
   es.keys_reused = tc_rd_u64(&r);
   es.work_peak = tc_rd_u64(&r);
-  es.budget_joined = tc_rd_u64(&r);
-  es.budget_root_joined = tc_rd_u64(&r);
-  es.budget_abandoned = tc_rd_u64(&r);
-  es.calls_limited = tc_rd_u64(&r);
   if (r.bad) return -2;
   if (failed) return -1;
   if (tc_report_decode(&r, part, 0) != 0 || r.pos != r.len) return -2;

@@ -638,8 +638,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
   tc_eng *e = f->e;
   uint32_t inst = callee->active;
   if (inst >= MAX_INSTANCES || e->depth >= CALL_MAX_DEPTH || callee->too_costly ||
-      e->work > e->work_hard || !callee->fn->n_blocks || e->oom) {
-    if (callee->fn->n_blocks && !e->oom) e->n_calls_limited++;
+      e->work > e->work_limit || !callee->fn->n_blocks || e->oom) {
     call_unknown(f, &s, in);
     slist_push(e, out, s);
     return;
@@ -674,7 +673,6 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
                       !entry.uncertain && !e->outer_uncertain);
   } else if (memo_count(callee) >= (callee->relevant ? e->max_contexts : IRRELEVANT_CONTEXTS) ||
              (inst > 0 && callee->n_recursive >= RECURSIVE_CONTEXTS)) {
-    e->n_calls_limited++;
     unknown_instead(f, entry, in, callee, inst, out);
     return;
   } else {
@@ -719,8 +717,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     callee->analyzed = 1;
     m->out_end = e->n_outs;
     if (rc < 0) {
-      if (e->work <= e->work_hard) callee->too_costly = 1;
-      e->n_calls_limited++;
+      if (e->work <= e->work_limit) callee->too_costly = 1;
       memo_free_partial(m);
       slist_release(e, &exits);
       unknown_instead(f, entry, in, callee, inst, out);

@@ -604,14 +604,8 @@ struct tc_eng {
   size_t n_act, cap_act;
   uint32_t depth;
   uint32_t cur_chain;
-  /* work steps taken; past work_limit (a root's or the program's budget) analyses go on with
-     joined states (flow.c), past work_hard they are given up */
-  uint64_t work, work_limit, work_hard;
+  uint64_t work, work_limit;
   size_t n_roots_analyzed;
-  /* budget hits (tc_engine_stats): analyses that went on joined past their own budget, or
-     past their root's or the program's; analyses given up; calls made unknown by a limit */
-  unsigned long long n_budget_joined, n_budget_root_joined, n_budget_abandoned,
-      n_calls_limited;
   unsigned long long n_keys_walked, n_keys_reused; /* tc_engine_stats */
   /* The functions whose key hints are held, oldest first in a ring (call.c): at most
      HINTS_HELD, so the entry states they keep alive stay bounded. */

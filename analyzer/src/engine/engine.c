@@ -11,10 +11,6 @@
 #include "base/parallel.h"
 #include "engine/eng.h"
 
-/* Past a root's or the program's work budget the analysis goes on with joined states (one per
-   block, flow.c) for another 1/HARD_SHARE of it, then gives up. */
-#define HARD_SHARE 4
-
 /* A per-unit object (a static global or static local, named "...#unit:FILE" by the front end:
    frontend/lower_util.c lw_decl_usr) read or written through path p. */
 static int path_names_unit_object(const tc_program *prog, const tc_path *p) {
@@ -155,7 +151,6 @@ static int setup(tc_eng *e, const tc_program *prog, const tc_rules *rules,
   map_free(&unit_bound);
   if (e->oom) return -1;
   e->work_limit = engine_work_limit(total_insns);
-  e->work_hard = e->work_limit + e->work_limit / HARD_SHARE;
   return 0;
 }
 
@@ -265,11 +260,9 @@ static void analyze_root(tc_eng *e, fninfo *fi, astate entry) {
     state_release(e, &entry);
     return;
   }
-  uint64_t saved_limit = e->work_limit, saved_hard = e->work_hard;
+  uint64_t saved_limit = e->work_limit;
   uint64_t allowance = 2000000ull + 50ull * fi->n_insns;
   if (e->work + allowance < e->work_limit) e->work_limit = e->work + allowance;
-  uint64_t hard = e->work + allowance + allowance / HARD_SHARE;
-  if (hard < e->work_hard) e->work_hard = hard;
   state_list exits = {0};
   e->n_roots_analyzed++;
   e->cur_chain = 0;
@@ -282,7 +275,6 @@ static void analyze_root(tc_eng *e, fninfo *fi, astate entry) {
   e->depth = 0;
   slist_release(e, &exits);
   e->work_limit = saved_limit;
-  e->work_hard = saved_hard;
 }
 
 /* The state every root starts from: the globals' initializers, run unit by unit. */
@@ -649,17 +641,11 @@ int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_en
     opts->stats->roots = 0;
     opts->stats->keys_walked = opts->stats->keys_reused = 0;
     opts->stats->work_peak = 0;
-    opts->stats->budget_joined = opts->stats->budget_root_joined = 0;
-    opts->stats->budget_abandoned = opts->stats->calls_limited = 0;
     for (size_t i = 0; i < n_groups; i++) {
       if (gs[i].e->work > opts->stats->work_peak) opts->stats->work_peak = gs[i].e->work;
       opts->stats->roots += gs[i].e->n_roots_analyzed;
       opts->stats->keys_walked += gs[i].e->n_keys_walked;
       opts->stats->keys_reused += gs[i].e->n_keys_reused;
-      opts->stats->budget_joined += gs[i].e->n_budget_joined;
-      opts->stats->budget_root_joined += gs[i].e->n_budget_root_joined;
-      opts->stats->budget_abandoned += gs[i].e->n_budget_abandoned;
-      opts->stats->calls_limited += gs[i].e->n_calls_limited;
     }
   }
   for (size_t i = 0; opts && opts->observe && i < n_groups; i++) observe_merge(gs[i].e, opts->observe);

@@ -31,11 +31,6 @@ typedef struct tc_engine_stats {
   unsigned long long keys_walked, keys_reused;
   /* the most work steps any group's engine took (tc_engine_fingerprint's work_floor) */
   unsigned long long work_peak;
-  /* budget hits (docs/engine.md "Budgets"): function analyses that went on with joined states
-     past their own work budget, or past their root's or the program's; analyses given up past
-     the hard limit (their calls unknown); calls made unknown calls by a limit (a function
-     given up, its contexts used up, recursion or call depth) */
-  unsigned long long budget_joined, budget_root_joined, budget_abandoned, calls_limited;
 } tc_engine_stats;
 
 typedef struct tc_engine_opts {

@@ -819,17 +819,8 @@ typedef struct fctx {
      coming back) apart before joining those that differ only in integers */
 #define LOOP_ENTRIES_APART 8
   uint64_t work_start, budget; /* e->work when the analysis began; its budget */
-  /* the work of this analysis's own blocks (callees' not counted: each has its own budget);
-     past budget the analysis goes on joined (one state per block), past JOINED_SHARE times
-     budget it is given up */
-  uint64_t own;
-  int joined;
   uint8_t *next_iteration; /* per loop head: a jump back reached it since it last ran */
 } fctx;
-
-/* How many times its budget an analysis that went on joined may spend before it is given
-   up. */
-#define JOINED_SHARE 4
 
 static uint64_t branch_bit(uint32_t b) { return 1ull << (b & 63); }
 
@@ -846,7 +837,7 @@ static uint64_t branch_bit(uint32_t b) { return 1ull << (b & 63); }
 static int keep_iterations_apart(const fctx *c, uint32_t from, uint32_t head, const astate *s) {
   const fninfo *fi = c->fr.fi;
   if (!fi->loop_head[head] || fi->rpo[from] < fi->rpo[head]) return 0; /* not a jump back */
-  if (!(s->decided_branches & (branch_bit(head) | branch_bit(from))) || c->joined) return 0;
+  if (!(s->decided_branches & (branch_bit(head) | branch_bit(from)))) return 0;
   return c->fr.e->work - c->work_start < c->budget / UNROLL_SHARE;
 }
 
@@ -1145,7 +1136,6 @@ static void run_block(fctx *c, uint32_t b, astate st, state_list *exits) {
   for (uint32_t i = 0; i < bl->n_insns && cur.n; i++) {
     state_list next = {0};
     e->work += cur.n;
-    c->own += cur.n;
     for (size_t k = 0; k < cur.n; k++) transfer(&c->fr, cur.items[k], &bl->insns[i], &next);
     free(cur.items);
     cur = next;
@@ -1153,20 +1143,6 @@ static void run_block(fctx *c, uint32_t b, astate st, state_list *exits) {
   }
   for (size_t k = 0; k < cur.n; k++) terminate(c, b, cur.items[k], exits);
   free(cur.items);
-}
-
-/* Past a budget — the analysis's own (its blocks' work, not its callees'), or its root's or
-   the program's — the analysis goes on with coarser, sound states instead of stopping: one
-   state per block (a new one joins it: tag sets keep what the paths knew), loops no longer
-   keep iterations apart. What it reaches later is still analyzed, and its callees too. */
-static void go_on_joined(fctx *c) {
-  tc_eng *e = c->fr.e;
-  c->joined = 1;
-  c->max_states = 1;
-  if (e->work > e->work_limit)
-    e->n_budget_root_joined++;
-  else
-    e->n_budget_joined++;
 }
 
 int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list *exits) {
@@ -1195,10 +1171,10 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
     e->oom = 1;
     return -1;
   }
+  uint64_t start = e->work;
   uint64_t budget = 20000 + 200ull * fi->n_insns;
-  c.work_start = e->work;
+  c.work_start = start;
   c.budget = budget;
-  if (e->work > e->work_limit) go_on_joined(&c); /* the root's or program's budget is spent */
   int aborted = 0;
   if (e->observe) observe_entry(&c.fr, &entry);
   add_state(&c, 0, entry, 0);
@@ -1211,8 +1187,7 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
       c.in[b].items[i].done = 1;
       astate st = state_copy(&c.in[b].items[i].st);
       run_block(&c, b, st, exits);
-      if (!c.joined && (c.own > budget || e->work > e->work_limit)) go_on_joined(&c);
-      if (c.own > JOINED_SHARE * budget || e->work > e->work_hard || e->oom) {
+      if (e->work - start > budget || e->work > e->work_limit || e->oom) {
         aborted = 1;
         break;
       }
@@ -1230,7 +1205,6 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
   free(c.decided);
   free(c.next_iteration);
   if (aborted) {
-    if (!e->oom) e->n_budget_abandoned++;
     slist_release(e, exits);
     return -1;
   }
