@@ -54,7 +54,7 @@ def main(argv):
     cmd = [a.tagcheck, "-p", a.work, "--rules", os.path.join(a.rules_dir, "ggml.json"),
            "--rules", os.path.join(a.rules_dir, "cxx.json"), "--stats", "--no-cache",
            "--unit-timeout", "0",  # ctest runs it beside other tests: a loaded machine is slow
-           "--format", "json", "-j", a.jobs]
+           "--format", "json", "-q", "-j", a.jobs]
     start = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=3000)
     wall = time.monotonic() - start

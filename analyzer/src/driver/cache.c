@@ -27,6 +27,7 @@
 #include "base/bytes.h"
 #include "base/path.h"
 #include "base/file.h"
+#include "driver/tool_id.h"
 
 #ifndef TC_VERSION
 #define TC_VERSION "0"
@@ -156,10 +157,12 @@ static int path_exists(tc_cache *c, const char *path) {
 
 /* ---- keys ---- */
 
-/* The unit's identity: format, tool version, libclang, file, arguments, include environment. */
+/* The unit's identity: format, tool version and build, libclang, file, arguments, include
+   environment. */
 static void key_string(const tc_compile_cmd *cmd, tc_bbuf *b) {
   tc_bb_str(b, CACHE_MAGIC);
   tc_bb_str(b, TC_VERSION);
+  tc_bb_u64(b, tc_tool_identity());
   tc_bb_str(b, TC_CLANG_RESOURCE_DIR);
   tc_bb_str(b, cmd->file);
   tc_bb_str(b, cmd->directory);
@@ -538,6 +541,8 @@ uint64_t tc_cache_results_key(const uint64_t *digests, size_t n, uint64_t rules_
                               const tc_engine_opts *eo) {
   uint64_t h = hash_str(TC_FNV_INIT, RESULTS_MAGIC);
   h = hash_str(h, TC_VERSION);
+  const uint64_t build = tc_tool_identity(); /* another build of one version analyzes anew */
+  h = tc_fnv64(h, &build, sizeof build);
   for (size_t i = 0; i < n; i++) h = tc_fnv64(h, &digests[i], sizeof digests[i]);
   h = tc_fnv64(h, &rules_hash, sizeof rules_hash);
   for (size_t i = 0; i < eo->n_unavailable; i++) h = hash_str(h, eo->unavailable[i]);
