@@ -116,7 +116,7 @@ typedef struct lw_unit {
   lw_file *file_vals;
   uint32_t n_file_vals, cap_file_vals;
   lw_pmap records;  /* canonical record type → index into record_vals */
-  lw_record *record_vals;
+  lw_record **record_vals; /* each in the arena: a pointer lw_record_of gave stays valid */
   uint32_t n_record_vals, cap_record_vals;
   lw_cmap decls;    /* function / global declarations → USR sym (value: 1 + noreturn) */
   /* output */
@@ -268,6 +268,8 @@ void lw_set_cur(lw_fn *fn, uint32_t b);
 tc_insn *lw_emit(lw_fn *fn, tc_insn_kind kind, tc_srcloc loc); /* in the current block */
 void lw_goto(lw_fn *fn, uint32_t target, tc_srcloc loc);
 void lw_branch(lw_fn *fn, tc_opnd cond, uint32_t t, uint32_t f, tc_srcloc loc);
+/* A branch that only decides: cond known true goes to t, known false to f, not known to t. */
+void lw_branch_if_known(lw_fn *fn, tc_opnd cond, uint32_t t, uint32_t f, tc_srcloc loc);
 void lw_terminate(lw_fn *fn, tc_term_kind kind, tc_opnd value, tc_srcloc loc);
 tc_path lw_temp(lw_fn *fn);
 tc_path lw_path_extend(lw_fn *fn, const tc_path *base, tc_elem e);

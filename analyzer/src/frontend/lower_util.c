@@ -289,17 +289,18 @@ const lw_record *lw_record_of(lw_unit *u, CXType t) {
     u->oom = 1;
     return NULL;
   }
-  if (*slot != LW_NONE) return &u->record_vals[*slot];
+  if (*slot != LW_NONE) return u->record_vals[*slot];
   field_collect fc = {u, NULL, 0, 0};
   clang_Type_visitFields(c, collect_field, &fc);
   uint32_t idx = u->n_record_vals;
   u->record_vals = lw_grow(u, u->record_vals, &u->cap_record_vals, idx + 1,
                            sizeof *u->record_vals);
-  if (idx >= u->cap_record_vals) {
+  lw_record *r = idx < u->cap_record_vals ? lw_alloc(u, sizeof *r) : NULL;
+  if (!r) {
     free(fc.v);
     return NULL;
   }
-  lw_record *r = &u->record_vals[idx];
+  u->record_vals[idx] = r;
   r->n_fields = fc.n;
   r->fields = NULL;
   if (fc.n && (r->fields = lw_alloc(u, fc.n * sizeof *r->fields)) != NULL)
