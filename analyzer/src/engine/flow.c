@@ -1037,6 +1037,10 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
         to_succ(c, b, t->succ[tr ? 0 : 1], s);
         return;
       }
+      if (t->only_when_known) { /* a test that only decides: not known, the usual way on */
+        to_succ(c, b, t->succ[0], s);
+        return;
+      }
       uint32_t s_avail_no = s.avail_no;
       for (int side = 1; side >= 0; side--) {
         astate x = side ? state_copy(&s) : s;

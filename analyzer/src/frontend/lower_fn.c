@@ -83,22 +83,34 @@ void lw_goto(lw_fn *fn, uint32_t target, tc_srcloc loc) {
   t->succ[0] = target;
 }
 
-void lw_branch(lw_fn *fn, tc_opnd cond, uint32_t tb, uint32_t fb, tc_srcloc loc) {
+/* The branch terminating the current block, or NULL when the condition is a constant (a
+   goto) or both sides are one block. */
+static tc_term *branch_term(lw_fn *fn, tc_opnd cond, uint32_t tb, uint32_t fb, tc_srcloc loc) {
   if (cond.kind == TC_OPND_INT || cond.kind == TC_OPND_NULL) {
     lw_goto(fn, cond.kind == TC_OPND_INT && cond.ival != 0 ? tb : fb, loc);
-    return;
+    return NULL;
   }
   if (tb == fb) {
     lw_goto(fn, tb, loc);
-    return;
+    return NULL;
   }
   tc_term *t = start_term(fn, TC_T_BRANCH, loc);
   t->cond = cond;
   t->succ = lw_alloc(fn->u, 2 * sizeof *t->succ);
-  if (!t->succ) return;
+  if (!t->succ) return NULL;
   t->n_succ = 2;
   t->succ[0] = tb;
   t->succ[1] = fb;
+  return t;
+}
+
+void lw_branch(lw_fn *fn, tc_opnd cond, uint32_t tb, uint32_t fb, tc_srcloc loc) {
+  (void)branch_term(fn, cond, tb, fb, loc);
+}
+
+void lw_branch_if_known(lw_fn *fn, tc_opnd cond, uint32_t tb, uint32_t fb, tc_srcloc loc) {
+  tc_term *t = branch_term(fn, cond, tb, fb, loc);
+  if (t) t->only_when_known = 1;
 }
 
 void lw_terminate(lw_fn *fn, tc_term_kind kind, tc_opnd value, tc_srcloc loc) {

@@ -546,11 +546,13 @@ static void range_for(lw_fn *fn, CXCursor s) {
   tc_path empty;
   if (by_iterator && lw_std_range_empty(fn, &rp, loc, &empty)) {
     /* the first test is the container's empty(): a container known to hold an element runs
-       the body once at least; the later ones are not known */
+       the body once at least; any other goes through the loop's own test (a maybe-empty
+       container skipping the loop straight to its exit would reach it apart from the paths
+       through the loop's head, one more state past every range-for) */
     tc_type bool_ty = {0};
     bool_ty.cls = TC_TY_INT;
     bool_ty.name = tc_intern(u->prog, "bool");
-    lw_branch(fn, lw_opnd_path(&empty, bool_ty), exit, bb, loc);
+    lw_branch_if_known(fn, lw_opnd_path(&empty, bool_ty), head, bb, loc);
   }
   lw_set_cur(fn, head);
   if (size >= 0) {

@@ -201,6 +201,8 @@ typedef struct tc_term {
   uint32_t *succ;    /* block indices */
   uint32_t n_cases;
   int64_t *case_values;
+  int only_when_known; /* BRANCH: a test that only decides (a range-for's empty()): a cond the
+                          analysis does not know takes succ[0] alone, not both sides */
 } tc_term;
 
 typedef struct tc_block {

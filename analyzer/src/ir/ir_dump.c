@@ -219,6 +219,7 @@ static void format_term(const tc_program *p, const tc_function *fn, const tc_ter
     sb_printf(b, "branch ");
     format_opnd(p, fn, &t->cond, b);
     if (t->n_succ == 2) sb_printf(b, " ? bb%" PRIu32 " : bb%" PRIu32, t->succ[0], t->succ[1]);
+    if (t->only_when_known) sb_printf(b, " [only when known]");
     break;
   case TC_T_SWITCH:
     sb_printf(b, "switch ");

@@ -22,7 +22,8 @@
    iteration (cached IR of format 8 takes such loops zero times) */
 /* 10: a range-for over a container of pointers marks its loop variable per_object (one state
    per object its element may point to) */
-#define TC_IR_FORMAT 10u
+/* 11: a branch may be only_when_known (a range-for's empty() test) */
+#define TC_IR_FORMAT 11u
 
 typedef struct ser {
   int reading;
@@ -270,6 +271,7 @@ static void io_term(ser *s, tc_term *t, uint32_t n_blocks) {
   if (s->reading && t->kind == TC_T_SWITCH && t->n_succ != t->n_cases + 1) s->bad = 1;
   t->case_values = io_array(s, t->case_values, t->n_cases, sizeof *t->case_values);
   for (uint32_t i = 0; i < t->n_cases && !s->bad; i++) io_i64(s, &t->case_values[i]);
+  io_int(s, &t->only_when_known);
 }
 
 static void io_var(ser *s, tc_var *v) {
