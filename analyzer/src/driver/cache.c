@@ -55,12 +55,14 @@ struct tc_cache {
   pthread_mutex_t lock; /* guards the memo and dir_ready */
   memo_entry *memo;     /* open addressing, power-of-two capacity */
   size_t n_memo, cap_memo;
+  uint64_t tool_id;     /* tc_tool_identity(), once */
 };
 
 tc_cache *tc_cache_open(const char *dir) {
   tc_cache *c = calloc(1, sizeof *c);
   if (!c) return NULL;
   c->dir = strdup(dir);
+  c->tool_id = tc_tool_identity();
   if (!c->dir || pthread_mutex_init(&c->lock, NULL) != 0) {
     free(c->dir);
     free(c);
@@ -159,10 +161,10 @@ static int path_exists(tc_cache *c, const char *path) {
 
 /* The unit's identity: format, tool version and build, libclang, file, arguments, include
    environment. */
-static void key_string(const tc_compile_cmd *cmd, tc_bbuf *b) {
+static void key_string(const tc_cache *c, const tc_compile_cmd *cmd, tc_bbuf *b) {
   tc_bb_str(b, CACHE_MAGIC);
   tc_bb_str(b, TC_VERSION);
-  tc_bb_u64(b, tc_tool_identity());
+  tc_bb_u64(b, c->tool_id);
   tc_bb_str(b, TC_CLANG_RESOURCE_DIR);
   tc_bb_str(b, cmd->file);
   tc_bb_str(b, cmd->directory);
@@ -411,7 +413,7 @@ tc_program *tc_cache_lookup(tc_cache *c, const tc_compile_cmd *cmd, char **failu
   *digest = 0;
   str_list dl = {0};
   tc_bbuf key = {0};
-  key_string(cmd, &key);
+  key_string(c, cmd, &key);
   char *path = key.bad ? NULL : entry_path(c, &key);
   unsigned char *data = NULL;
   size_t len = 0;
@@ -501,7 +503,7 @@ uint64_t tc_cache_store(tc_cache *c, const tc_compile_cmd *cmd, const tc_program
   if (!ir) goto done;
   digest = unit_digest(ir, ir_len, failure, failure ? strlen(failure) : 0);
   if (ensure_dir(c) != 0) goto done;
-  key_string(cmd, &key);
+  key_string(c, cmd, &key);
   tc_bb_u64(&out, key.len);
   tc_bb_put(&out, key.p, key.len);
   tc_bb_u64(&out, in->n_deps);

@@ -1,6 +1,7 @@
 /* analyzer/src/engine/api_names.c — tensors' names: a "name" effect (ggml_set_name,
  * ggml_format_name) keeps the tensor in its context under the name's text, and a lookup by a
- * known name (named_member_of_arg: ggml_get_tensor, ggml_graph_get_tensor) gives the tensors
+ * known name (named_member_of_arg: ggml_get_tensor; a graph's lookup may be described so too,
+ * reading every context's names: rules/ggml.json does not, see docs/rules.md) gives the tensors
  * that may carry it instead of any tensor of the context, so one named input keeps its own
  * placement. Names are kept in two pseudo-fields of the context object: $names, element k the
  * tensor named by the text of symbol k, and $name_patterns, element k the tensor named by
@@ -111,18 +112,6 @@ static int among_contexts(const ptset *s, uint32_t loc) {
   return 0;
 }
 
-/* Whether context ctx has a name record that may be `name`'s. */
-static int names_in(const call_ctx *c, uint32_t ctx, tc_sym sym, const char *name) {
-  const tc_eng *e = c->f->e;
-  for (uint32_t id = 1; id < e->n_locs; id++) {
-    int patterns;
-    if (!name_record(e, id, &patterns) || e->locs[e->locs[id].parent].parent != ctx) continue;
-    const aval *v = st_get(&c->s->mem, id);
-    if (v && v->k == AV_TENSOR && record_matches(e, id, patterns, sym, name) == 2) return 1;
-  }
-  return 0;
-}
-
 int api_named_member(call_ctx *c, int arg, int name_arg, aval *out) {
   tc_eng *e = c->f->e;
   tc_sym sym = api_string_arg(c, name_arg);
@@ -138,11 +127,6 @@ int api_named_member(call_ctx *c, int arg, int name_arg, aval *out) {
   aval r = av_top();
   int have = 0, known = 0, one_origin = 1, maybe_null = 0;
   const prov *origin = NULL;
-  /* a graph built anew each step, in a context made anew, names its tensors in its own
-     context: when that context has the name, the records of earlier contexts (freed, or
-     another step's graph) are not what the graph holds */
-  uint32_t own = graph ? api_context_of_arg(c, arg) : 0;
-  if (own && !names_in(c, own, sym, name)) own = 0;
   for (uint32_t id = 1; id < e->n_locs; id++) {
     int patterns;
     if (!name_record(e, id, &patterns)) continue;
@@ -150,7 +134,6 @@ int api_named_member(call_ctx *c, int arg, int name_arg, aval *out) {
     if (!v) continue;
     uint32_t ctx = e->locs[e->locs[id].parent].parent;
     if (!graph && !among_contexts(&ctxs, ctx)) continue;
-    if (own && ctx != own) continue;
     int m = record_matches(e, id, patterns, sym, name);
     if (!m) continue;
     if (v->k == AV_INT && v->i == 0) continue; /* renamed since */

@@ -30,10 +30,13 @@ void api_size_mark_nonempty(tc_eng *e, astate *s, uint32_t obj) {
   mem_write(e, s, at, &v, 0);
 }
 
-void api_size_forget(tc_eng *e, astate *s, uint32_t obj) {
-  uint32_t at = obj ? loc_find_child(e, obj, LK_FIELD, e->f_count, 0) : 0;
+/* Pseudo-field `field` of obj holds nothing of its own any more (unknown). */
+static void forget_own(tc_eng *e, astate *s, uint32_t obj, uint32_t field) {
+  uint32_t at = obj && field ? loc_find_child(e, obj, LK_FIELD, field, 0) : 0;
   if (at) st_set(e, &s->mem, at, NULL);
 }
+
+void api_size_forget(tc_eng *e, astate *s, uint32_t obj) { forget_own(e, s, obj, e->f_count); }
 
 int api_size_is_pseudo_field(const tc_eng *e, uint32_t loc) {
   const eloc *l = &e->locs[loc];
@@ -60,9 +63,7 @@ void api_position_write(call_ctx *c, int position, uint32_t container) {
 
 void api_position_forget(call_ctx *c, int argi) {
   int elem;
-  uint32_t obj = api_memory_target(c, argi, &elem);
-  uint32_t at = obj ? loc_find_child(c->f->e, obj, LK_FIELD, c->f->e->f_at, 0) : 0;
-  if (at) st_set(c->f->e, &c->s->mem, at, NULL);
+  forget_own(c->f->e, c->s, api_memory_target(c, argi, &elem), c->f->e->f_at);
 }
 
 aval api_iterators_equal(call_ctx *c, int a, int b) {
