@@ -664,10 +664,14 @@ static void result_one_of_array(call_ctx *c) {
 }
 
 /* Whether what loc holds (and what its pointers lead to, `depth` levels deep) stands for
-   several things: one of several tags, one of several objects. */
+   several things: one of several tags that joined values (elements stored one after another,
+   paths that met), one of several objects. One tensor made on one of several devices (a
+   handle on the best device, what it placed) is one thing: each element read is that tensor,
+   whose device is the one its origin's paths pick. */
 int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int depth) {
   const aval *v = st_get(&s->mem, loc);
-  if (v && v->k == AV_TENSOR && tagset_get(e, (uint32_t)v->i)) return 1;
+  const tagset *ts = v && v->k == AV_TENSOR ? tagset_get(e, (uint32_t)v->i) : NULL;
+  if (ts && ts->joined) return 1;
   if (v && v->k == AV_ADDRSET) return 1;
   if (v && v->k == AV_ADDR && depth > 0 && v->loc != loc &&
       holds_alternatives(e, s, v->loc, depth - 1))

@@ -244,6 +244,9 @@ typedef struct tagset {
   uint32_t n;
   uint32_t var; /* the set this one was made from (its own id for an origin; 0 before interning) */
   uint32_t dead; /* positions a branch ruled out (each repeats a kept member): never kept again */
+  uint32_t joined; /* 1: made by joining values (of paths that met, or of a container's
+                      elements): its members may be different objects; 0: one object made on
+                      one of several devices (ggml_backend_init_best), wherever it is copied */
   tc_tag tag[TAGSET_MAX];
 } tagset;
 int tagset_add(tagset *s, const tc_tag *t); /* sorted, no duplicates; -1 when full */

@@ -35,8 +35,8 @@ uint32_t tagset_intern(tc_eng *e, const tagset *s) {
   uint32_t same = 1;
   while (same < s->n && tag_cmp(&s->tag[same], &s->tag[0]) == 0) same++;
   if (same == s->n) return 0; /* one tag after all */
-  uint64_t h = hash_bytes(hash_mix(hash_mix(0x7a95e7ull, s->var), s->dead), s->tag,
-                         s->n * sizeof s->tag[0]);
+  uint64_t h = hash_mix(hash_mix(hash_mix(0x7a95e7ull, s->var), s->dead), s->joined);
+  h = hash_bytes(h, s->tag, s->n * sizeof s->tag[0]);
   for (uint64_t attempt = 0;; attempt++) {
     uint64_t k = attempt ? hash_mix(h, attempt) : h;
     uint32_t id;
@@ -52,7 +52,8 @@ uint32_t tagset_intern(tc_eng *e, const tagset *s) {
       return (uint32_t)e->n_tagsets;
     }
     const tagset *q = &e->tagsets[id - 1];
-    if (q->n == s->n && q->dead == s->dead && (s->var ? q->var == s->var : q->var == id) &&
+    if (q->n == s->n && q->dead == s->dead && q->joined == s->joined &&
+        (s->var ? q->var == s->var : q->var == id) &&
         !memcmp(q->tag, s->tag, s->n * sizeof s->tag[0]))
       return id;
   }
@@ -81,8 +82,8 @@ void tagset_of_tensor(const tc_eng *e, const aval *v, tagset *out) {
     *out = *s;
     return;
   }
+  memset(out, 0, sizeof *out);
   out->n = 1;
-  out->var = 0;
   out->tag[0] = v->tag;
 }
 
@@ -101,6 +102,7 @@ int tensor_join_tags(tc_eng *e, const aval *a, const aval *b, aval *r) {
   if (members_of(&s, &u)) return 0;
   for (uint32_t i = 0; i < t.n; i++)
     if (tagset_add(&u, &t.tag[i])) return 0;
+  u.joined = 1;
   r->tag = tagset_view(&u);
   r->i = tagset_intern(e, &u);
   return 1;
@@ -183,6 +185,7 @@ int tagset_union(const tagset *a, const tagset *b, tagset *out) {
   if (members_of(a, out)) return -1;
   for (uint32_t i = 0; i < b->n; i++)
     if (tagset_add(out, &b->tag[i])) return -1;
+  out->joined = 1;
   return 0;
 }
 

@@ -61,6 +61,8 @@ static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_
                              const lw_place *dst, tc_opnd *result);
 static int std_array_model(lw_fn *fn, CXCursor e, CXCursor callee, const tc_opnd *args,
                            uint32_t n_args, const lw_place *dst, tc_opnd *result);
+static void pair_fields(lw_fn *fn, CXCursor e, const lw_place *obj, const tc_opnd *args,
+                        CXCursor params_of);
 static void emplace_value(lw_fn *fn, CXCursor e, CXCursor callee, tc_opnd **args,
                           uint32_t *n_args);
 
@@ -411,6 +413,15 @@ int lw_function_from_callable(lw_fn *fn, CXCursor callable, const lw_place *dst)
   return 1;
 }
 
+/* Where the object expression e makes goes: dst, else a new temporary of e's type. */
+static lw_place result_place(lw_fn *fn, CXCursor e, const lw_place *dst) {
+  lw_place p;
+  if (dst) return *dst;
+  p.path = lw_temp(fn);
+  p.type = clang_getCursorType(e);
+  return p;
+}
+
 static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *dst,
                          lw_mode mode) {
   lw_unit *u = fn->u;
@@ -430,13 +441,7 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
     }
     return lw_expr(fn, src, mode);
   }
-  lw_place obj;
-  if (dst) {
-    obj = *dst;
-  } else {
-    obj.path = lw_temp(fn);
-    obj.type = clang_getCursorType(e);
-  }
+  lw_place obj = result_place(fn, e, dst);
   if (n_call == 1 && callee_named(u, ctor, "std::function::function") &&
       lw_function_from_callable(fn, clang_Cursor_getArgument(e, 0), &obj))
     return lw_opnd_path(&obj.path, lw_type(u, obj.type));
@@ -453,6 +458,10 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
   tc_opnd *args = lw_alloc(u, (size_t)(n_call + 1) * sizeof *args);
   args[0] = addr_of_place(&obj, pointer_to(u, lw_type(u, obj.type)));
   lower_args(fn, e, ctor, 0, args, 1);
+  if (n_call == 2 && callee_named(u, ctor, "std::pair::pair")) { /* pair(a, b), {a, b} */
+    pair_fields(fn, e, &obj, args + 1, ctor);
+    return lw_opnd_path(&obj.path, lw_type(u, obj.type));
+  }
   tc_opnd modelled;
   if (unique_ptr_model(fn, e, ctor, obj.type, args, (uint32_t)n_call + 1, NULL, &modelled))
     return lw_opnd_path(&obj.path, lw_type(u, obj.type));
@@ -542,6 +551,12 @@ int lw_cxx_call(lw_fn *fn, CXCursor e, const lw_place *dst, lw_mode mode, tc_opn
       (callee_named(u, ref, "std::make_unique") || callee_named(u, ref, "std::make_shared")) &&
       make_unique_model(fn, e, args, n_args, dst, result))
     return 1;
+  if (k == CXCursor_FunctionDecl && n_args == 2 && callee_named(u, ref, "std::make_pair")) {
+    lw_place obj = result_place(fn, e, dst);
+    pair_fields(fn, e, &obj, args, ref);
+    *result = lw_opnd_path(&obj.path, lw_type(u, obj.type));
+    return 1;
+  }
   if (is_method && has_obj) emplace_value(fn, e, ref, &args, &n_args);
   if (is_method && has_obj &&
       unique_ptr_model(fn, e, ref, clang_getCursorType(clang_getCursorSemanticParent(ref)), args,
@@ -767,6 +782,10 @@ static void construct_in_place(lw_fn *fn, CXCursor e, const lw_place *obj, tc_op
     return;
   }
   CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
+  if (n_args == 2 && strcmp(tc_str(u->prog, lw_callee_name(u, decl)), "std::pair") == 0) {
+    pair_fields(fn, e, obj, args, clang_getNullCursor()); /* forwarded: references */
+    return;
+  }
   if (n_args == 1 && a0.kind == CXType_Pointer &&
       strcmp(tc_str(u->prog, lw_callee_name(u, decl)), "std::unique_ptr") == 0) {
     CXType held = clang_Type_getTemplateArgumentAsType(clang_getCanonicalType(t), 0);
@@ -835,6 +854,55 @@ static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_
   store_held(fn, &held, pty, lw_opnd_path(&p, pty), e);
   *result = lw_opnd_path(&up.path, lw_type(u, up.type));
   return 1;
+}
+
+/* ---- std::pair: its two members made from two arguments ---- */
+
+/* obj (a std::pair) made from args[0] and args[1], as its two-argument constructors and
+   std::make_pair do: first and second become copies of them (a tensor handle in second keeps
+   its tag). An argument bound to a reference parameter of params_of (every one when it is
+   null: forwarded arguments) is held by its address. Members whose types are not known, and
+   stay as they are; members of a class with its own copy or move constructor (an RAII handle:
+   that constructor makes the member, not a member-wise copy) become unknown. */
+static enum CXChildVisitResult find_own_copy(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) == CXCursor_Constructor && !clang_CXXMethod_isDefaulted(c) &&
+      !clang_CXXMethod_isDeleted(c) &&
+      (clang_CXXConstructor_isCopyConstructor(c) || clang_CXXConstructor_isMoveConstructor(c))) {
+    *(int *)d = 1;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* Whether t is a class whose copy or move constructor is its own (written by its author):
+   that constructor, not a member-wise copy, makes a member of that type. */
+static int copies_by_own_constructor(CXType t) {
+  CXType c = clang_getCanonicalType(t);
+  if (c.kind != CXType_Record) return 0;
+  int own = 0;
+  clang_visitChildren(clang_getTypeDeclaration(c), find_own_copy, &own);
+  return own;
+}
+
+static void pair_fields(lw_fn *fn, CXCursor e, const lw_place *obj, const tc_opnd *args,
+                        CXCursor params_of) {
+  lw_unit *u = fn->u;
+  static const char *const members[2] = {"first", "second"};
+  CXType pt = clang_getCanonicalType(clang_getNonReferenceType(obj->type));
+  for (int i = 0; i < 2; i++) {
+    CXType mt = clang_Type_getTemplateArgumentAsType(pt, (unsigned)i);
+    if (mt.kind == CXType_Invalid) continue;
+    int by_ref = 1;
+    if (!clang_Cursor_isNull(params_of) && clang_Cursor_getNumArguments(params_of) == 2)
+      by_ref = lw_type_is_reference(clang_getCursorType(clang_Cursor_getArgument(params_of, (unsigned)i)));
+    tc_opnd v = copies_by_own_constructor(mt) ? lw_opnd_unknown(lw_type(u, mt))
+                : by_ref                      ? referent_of(fn, args[i], lw_type(u, mt))
+                                              : args[i];
+    tc_path at = lw_path_extend(fn, &obj->path, (tc_elem){.kind = TC_ELEM_FIELD,
+                                                          .field = tc_intern(u->prog, members[i])});
+    lw_assign(fn, &at, mt, v, lw_loc(u, e));
+  }
 }
 
 /* ---- emplace: the element made from the arguments ---- */
@@ -1350,13 +1418,7 @@ static enum CXChildVisitResult find_call_operator(CXCursor c, CXCursor parent, C
 tc_opnd lw_lambda(lw_fn *fn, CXCursor e, const lw_place *dst) {
   lw_unit *u = fn->u;
   CXType ct = clang_getCursorType(e);
-  lw_place obj;
-  if (dst) {
-    obj = *dst;
-  } else {
-    obj.path = lw_temp(fn);
-    obj.type = ct;
-  }
+  lw_place obj = result_place(fn, e, dst);
   lw_cursors ch;
   lw_cursors_init(&ch);
   lw_children(e, &ch);
