@@ -858,12 +858,6 @@ static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_
 
 /* ---- std::pair: its two members made from two arguments ---- */
 
-/* obj (a std::pair) made from args[0] and args[1], as its two-argument constructors and
-   std::make_pair do: first and second become copies of them (a tensor handle in second keeps
-   its tag). An argument bound to a reference parameter of params_of (every one when it is
-   null: forwarded arguments) is held by its address. Members whose types are not known, and
-   stay as they are; members of a class with its own copy or move constructor (an RAII handle:
-   that constructor makes the member, not a member-wise copy) become unknown. */
 static enum CXChildVisitResult find_own_copy(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   if (clang_getCursorKind(c) == CXCursor_Constructor && !clang_CXXMethod_isDefaulted(c) &&
@@ -885,6 +879,12 @@ static int copies_by_own_constructor(CXType t) {
   return own;
 }
 
+/* obj (a std::pair) made from args[0] and args[1], as its two-argument constructors and
+   std::make_pair do: first and second become copies of them (a tensor handle in second keeps
+   its tag). An argument bound to a reference parameter of params_of (every one when it is
+   null: forwarded arguments) is held by its address. A member whose type is not known stays
+   as it is; one of a class with its own copy or move constructor (an RAII handle: that
+   constructor makes the member, not a member-wise copy) becomes unknown. */
 static void pair_fields(lw_fn *fn, CXCursor e, const lw_place *obj, const tc_opnd *args,
                         CXCursor params_of) {
   lw_unit *u = fn->u;
@@ -894,8 +894,10 @@ static void pair_fields(lw_fn *fn, CXCursor e, const lw_place *obj, const tc_opn
     CXType mt = clang_Type_getTemplateArgumentAsType(pt, (unsigned)i);
     if (mt.kind == CXType_Invalid) continue;
     int by_ref = 1;
-    if (!clang_Cursor_isNull(params_of) && clang_Cursor_getNumArguments(params_of) == 2)
-      by_ref = lw_type_is_reference(clang_getCursorType(clang_Cursor_getArgument(params_of, (unsigned)i)));
+    if (!clang_Cursor_isNull(params_of) && clang_Cursor_getNumArguments(params_of) == 2) {
+      CXCursor param = clang_Cursor_getArgument(params_of, (unsigned)i);
+      by_ref = lw_type_is_reference(clang_getCursorType(param));
+    }
     tc_opnd v = copies_by_own_constructor(mt) ? lw_opnd_unknown(lw_type(u, mt))
                 : by_ref                      ? referent_of(fn, args[i], lw_type(u, mt))
                                               : args[i];
