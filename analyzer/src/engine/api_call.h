@@ -83,6 +83,9 @@ uint32_t api_container_elements(tc_eng *e, uint32_t obj, const char *field);
 /* Whether the place at loc (or what it points to, `depth` pointers deep) holds one of several
    tags or objects (api_results.c). */
 int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int depth);
+/* The constant key argument argi holds (a string made from a literal, an integer constant):
+   1 and *key, else 0 (api_results.c). */
+int api_constant_key(call_ctx *c, int argi, int64_t *key);
 void api_read_device(call_ctx *c, int argi, operand *op);
 void api_read_tensor(call_ctx *c, int argi, operand *op);
 /* a graph argument's other source placements; its tensor with no memory (api_operands.c) */

@@ -655,6 +655,22 @@ static void effect_may_empty(call_ctx *c, const tc_effect *ef) {
   if (obj) api_size_forget(c->f->e, c->s, obj);
 }
 
+/* A membership test of a key the path does not know (count(k), find(k)): the elements not
+   kept by their key may include one it never put in, so their summary is unknown. */
+static void effect_key_test(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  int64_t key;
+  int elem;
+  if (api_constant_key(c, ef->arg2, &key)) return;
+  uint32_t obj = api_memory_target(c, ef->arg, &elem);
+  uint32_t elements = obj ? api_pseudo_field(e, obj, e->f_elements) : 0;
+  uint32_t any = elements ? loc_child(e, elements, LK_ANY, 0, 0) : 0;
+  if (!any || !mem_subtree_has_values(e, c->s, any)) return; /* nothing put in to mistake */
+  aval top = av_top();
+  mem_clear_subtree(e, c->s, any);
+  mem_write(e, c->s, any, &top, 0);
+}
+
 /* Applies the call's effects in order: effect_<name> above (rules.def). */
 /* A new context is stored through the pointer in field ef->field of struct argument ef->arg
    (gguf_init_from_file(fname, params) sets *params.ctx), placed by the same struct's

@@ -702,7 +702,7 @@ static void write_result_field(call_ctx *c, const char *field, const aval *v) {
 /* The constant key argument argi holds: 1 and *key for a string object made from a literal
    (its text's symbol, effect hold) or an integer constant (what the reference the key is
    passed by points to). One container has one key type, so the two never meet. */
-static int constant_key(call_ctx *c, int argi, int64_t *key) {
+int api_constant_key(call_ctx *c, int argi, int64_t *key) {
   tc_eng *e = c->f->e;
   const tc_opnd *o = api_arg_of(c, argi);
   int elem;
@@ -765,7 +765,7 @@ static void result_element_of_arg(call_ctx *c) {
   int64_t key;
   if (obj && r->elem_inserts) api_size_mark_nonempty(e, c->s, obj);
   if (r->elem_kept_only) { /* a find: the element of a constant key this path keeps, or unknown */
-    uint32_t kept = whole && constant_key(c, r->elem_key_arg, &key) && elements
+    uint32_t kept = whole && api_constant_key(c, r->elem_key_arg, &key) && elements
                         ? loc_find_child(e, elements, LK_INDEX, 0, key)
                         : 0;
     if (!kept || !mem_subtree_has_values(e, c->s, kept)) {
@@ -773,7 +773,7 @@ static void result_element_of_arg(call_ctx *c) {
       return;
     }
   }
-  if (whole && r->elem_key_arg >= 0 && constant_key(c, r->elem_key_arg, &key)) {
+  if (whole && r->elem_key_arg >= 0 && api_constant_key(c, r->elem_key_arg, &key)) {
     uint32_t slot = keyed_element(c, obj, r->elem_field, key);
     if (slot) {
       a = av_make(AV_ADDR, IDX_NONE);

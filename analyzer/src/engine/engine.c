@@ -176,6 +176,8 @@ static void scan_program(tc_eng *e, tc_map *mutable_globals) {
       for (uint32_t i = 0; i < bl->n_insns; i++) {
         const tc_insn *in = &bl->insns[i];
         if (in->has_dst && !fi->moves_tags) fi->moves_tags = type_carries_tag(e, &in->dst_type);
+        /* a range-for visiting objects one by one keeps its iterations' states apart */
+        if (in->per_object) fi->moves_tags = 1;
         if (!fi->is_init) {
           if (in->has_dst && in->dst.root == TC_ROOT_GLOBAL) map_put(mutable_globals, in->dst.id, 1);
           const tc_opnd *ops[2] = {&in->a, &in->b};

@@ -97,6 +97,32 @@ static void mark_temp_reads(const tc_opnd *o, uint32_t blk, uint32_t *read_blk, 
     mark_temp_reads_path(&o->path, blk, read_blk, cross, n_temps, write_blk);
 }
 
+/* Does the temporary o addresses outlive its block through in: its address goes into a
+   variable or into a temporary read in another block (`%it := begin(&%t)` of a range-for over
+   a returned container, `m := &%t`), which reads it later? */
+static int temp_address_kept(const tc_insn *in, const tc_opnd *o, const uint8_t *cross,
+                             uint32_t n_temps) {
+  if (o->kind != TC_OPND_ADDR || o->path.root != TC_ROOT_TEMP || o->path.id >= n_temps ||
+      cross[o->path.id] || !in->has_dst)
+    return 0;
+  return in->dst.root != TC_ROOT_TEMP || (in->dst.id < n_temps && cross[in->dst.id]);
+}
+
+static void mark_kept_temp_addresses(const tc_function *fn, uint8_t *cross) {
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t b = 0; b < fn->n_blocks; b++)
+      for (uint32_t i = 0; i < fn->blocks[b].n_insns; i++) {
+        const tc_insn *in = &fn->blocks[b].insns[i];
+        const tc_opnd *ops[2] = {&in->a, &in->b};
+        for (uint32_t k = 0; k < 2 + in->n_args; k++) {
+          const tc_opnd *o = k < 2 ? ops[k] : &in->args[k - 2];
+          if (temp_address_kept(in, o, cross, fn->n_temps)) cross[o->path.id] = changed = 1;
+        }
+      }
+  }
+}
+
 static int prepare(tc_eng *e, fninfo *fi) {
   if (fi->prepared) return 0;
   const tc_function *fn = fi->fn;
@@ -185,6 +211,7 @@ static int prepare(tc_eng *e, fninfo *fi) {
     }
     mark_temp_reads(&bl->term.cond, b, NULL, fi->cross_temp, fn->n_temps, write_blk);
   }
+  mark_kept_temp_addresses(fn, fi->cross_temp);
   fi->n_insns = n_insns;
   free(stack);
   free(next_succ);

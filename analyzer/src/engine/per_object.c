@@ -26,6 +26,12 @@ static uint32_t several_objects_at(tc_eng *e, const astate *s, uint32_t loc, pts
   return 0;
 }
 
+/* The location of the hidden temp 1 + id of f's function (a range-for's visit count or bound). */
+static uint32_t hidden_temp(frame *f, uint32_t id_plus_1) {
+  if (!id_plus_1 || id_plus_1 - 1 >= f->fi->fn->n_temps) return 0;
+  return loc_root(f->e, LK_TEMP, FRAME_KEY(f->fi->idx, f->inst), id_plus_1 - 1, f->fi->idx);
+}
+
 void flow_split_per_object(frame *f, astate s, const tc_insn *in, state_list *out) {
   tc_eng *e = f->e;
   targets dt;
@@ -39,6 +45,21 @@ void flow_split_per_object(frame *f, astate s, const tc_insn *in, state_list *ou
     return;
   }
   aval all = mem_eff(e, &s, at);
+  /* a range-for that counts its visits: the k-th iteration visits the k-th object, and the
+     loop runs once per object (docs/engine.md, "Range-for over objects") */
+  uint32_t kl = hidden_temp(f, in->visit_index), nl = hidden_temp(f, in->visit_count);
+  aval k = kl ? mem_eff(e, &s, kl) : av_top();
+  if (nl && k.k == AV_INT && k.i >= 0 && (uint64_t)k.i < pts.n) {
+    aval one = av_make(AV_ADDR, pts.idx[k.i]);
+    one.loc = pts.loc[k.i];
+    one.prov = all.prov;
+    one.neg = all.neg;
+    st_set(e, &s.mem, at, &one);
+    aval n = av_make(AV_INT, (int64_t)pts.n);
+    st_set(e, &s.mem, nl, &n);
+    slist_push(e, out, s);
+    return;
+  }
   for (uint32_t i = 0; i < pts.n; i++) {
     astate c = i + 1 < pts.n ? state_copy(&s) : s;
     aval one = av_make(AV_ADDR, pts.idx[i]);

@@ -534,12 +534,34 @@ static void range_for(lw_fn *fn, CXCursor s) {
   int_ty.cls = TC_TY_INT;
   int_ty.name = tc_intern(u->prog, "long");
   tc_path k = lw_temp(fn);
-  if (size >= 0) {
+  /* A range-for visiting the objects a container's pointers point to (per_object) visits
+     each once: k counts the iterations and n, which the engine sets to the number of objects
+     when it knows them, bounds the loop, so it runs once per object, not an unknown count of
+     them (each object then leaves the loop as the body left it, not maybe as it was). */
+  int visits = 0;
+  if (by_iterator && !clang_Cursor_isNull(var)) {
+    CXType vt = clang_getCursorType(var);
+    CXType vet = clang_getNonReferenceType(vt);
+    visits = lw_type_is_pointer_like(u, vet);
+    if (visits && lw_type_is_reference(vt)) {
+      var_write_scan w = {var, 1, 0};
+      clang_visitChildren(body, find_var_write, &w);
+      visits = !w.found;
+    }
+  }
+  tc_path n = visits ? lw_temp(fn) : k;
+  if (size >= 0 || visits) {
     tc_insn *in = lw_emit(fn, TC_I_ASSIGN, loc);
     in->has_dst = 1;
     in->dst = k;
     in->dst_type = int_ty;
     in->a = lw_opnd_int(0, int_ty);
+  }
+  if (visits) {
+    tc_insn *in = lw_emit(fn, TC_I_HAVOC, loc);
+    in->has_dst = 1;
+    in->dst = n;
+    in->dst_type = int_ty;
   }
   uint32_t head = lw_new_block(fn), bb = lw_new_block(fn), step = lw_new_block(fn),
            exit = lw_new_block(fn);
@@ -555,11 +577,11 @@ static void range_for(lw_fn *fn, CXCursor s) {
     lw_branch_if_known(fn, lw_opnd_path(&empty, bool_ty), head, bb, loc);
   }
   lw_set_cur(fn, head);
-  if (size >= 0) {
+  if (size >= 0 || visits) {
     tc_insn *in = lw_emit(fn, TC_I_BINOP, loc);
     in->opc = TC_OPC_LT;
     in->a = lw_opnd_path(&k, int_ty);
-    in->b = lw_opnd_int(size, int_ty);
+    in->b = visits ? lw_opnd_path(&n, int_ty) : lw_opnd_int(size, int_ty);
     in->has_dst = 1;
     in->dst = lw_temp(fn);
     in->dst_type = int_ty;
@@ -600,16 +622,20 @@ static void range_for(lw_fn *fn, CXCursor s) {
       CXType et = clang_getNonReferenceType(vt);
       tc_path ep = lw_path_extend(fn, &it, (tc_elem){.kind = TC_ELEM_DEREF});
       tc_opnd v = lw_opnd_path(&ep, lw_type(u, et));
+      tc_insn *visit = NULL;
       if (!lw_type_is_reference(vt)) {
-        lw_assign(fn, &vp, vt, v, loc)->per_object = lw_type_is_pointer_like(u, et);
-      } else {
-        var_write_scan w = {var, 1, 0};
-        clang_visitChildren(body, find_var_write, &w);
-        if (!w.found && lw_type_is_pointer_like(u, et)) {
-          tc_path copy = lw_temp(fn);
-          lw_assign(fn, &copy, et, v, loc)->per_object = 1;
-          v = lw_opnd_path(&copy, lw_type(u, et));
-        }
+        visit = lw_assign(fn, &vp, vt, v, loc);
+      } else if (visits) {
+        tc_path copy = lw_temp(fn);
+        visit = lw_assign(fn, &copy, et, v, loc);
+        v = lw_opnd_path(&copy, lw_type(u, et));
+      }
+      if (visit && visits) {
+        visit->per_object = 1;
+        visit->visit_index = k.id + 1;
+        visit->visit_count = n.id + 1;
+      }
+      if (lw_type_is_reference(vt)) {
         v.kind = TC_OPND_ADDR;
         lw_assign(fn, &vp, vt, v, loc);
       }
@@ -620,7 +646,7 @@ static void range_for(lw_fn *fn, CXCursor s) {
   lw_stmt(fn, body);
   fn->n_jumps--;
   lw_set_cur(fn, step);
-  if (size >= 0) {
+  if (size >= 0 || visits) {
     tc_insn *in = lw_emit(fn, TC_I_BINOP, loc);
     in->opc = TC_OPC_ADD;
     in->a = lw_opnd_path(&k, int_ty);

@@ -183,6 +183,9 @@ typedef struct tc_insn {
   int per_object;  /* ASSIGN: the element a range-for visits, copied into its variable (or a
                       hidden copy its reference names): where a pointer in it may point to
                       one of several objects, the engine follows one state per object */
+  uint32_t visit_index, visit_count; /* per_object: 1 + the ids of the loop's hidden temps
+                      counting its iterations and bounding them (the engine sets the bound to
+                      the number of objects it follows, one per iteration); 0: none */
 } tc_insn;
 
 typedef enum tc_term_kind {

@@ -207,6 +207,8 @@ static void format_insn(const tc_program *p, const tc_function *fn, const tc_ins
   }
   if (in->in_macro) sb_printf(b, " [macro]");
   if (in->per_object) sb_printf(b, " [per object]");
+  if (in->visit_index && in->visit_count)
+    sb_printf(b, " [visit %%t%u of %%t%u]", in->visit_index - 1, in->visit_count - 1);
   format_loc(&in->loc, b);
 }
 

@@ -23,7 +23,8 @@
 /* 10: a range-for over a container of pointers marks its loop variable per_object (one state
    per object its element may point to) */
 /* 11: a branch may be only_when_known (a range-for's empty() test) */
-#define TC_IR_FORMAT 11u
+/* 12: a range-for's per_object element names the loop's hidden visit count and bound */
+#define TC_IR_FORMAT 12u
 
 typedef struct ser {
   int reading;
@@ -255,6 +256,8 @@ static void io_insn(ser *s, tc_insn *in) {
   }
   io_int(s, &in->in_macro);
   io_int(s, &in->per_object);
+  io_u32(s, &in->visit_index);
+  io_u32(s, &in->visit_count);
 }
 
 static void io_term(ser *s, tc_term *t, uint32_t n_blocks) {
