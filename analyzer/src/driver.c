@@ -450,6 +450,8 @@ static int analyze_components(const tc_options *o, unit_list *ul, const tc_selec
     t->es.roots += es.roots;
     t->es.keys_walked += es.keys_walked;
     t->es.keys_reused += es.keys_reused;
+    t->es.budget_reruns += es.budget_reruns;
+    t->es.budget_stops += es.budget_stops;
     if (es.groups > t->es.groups) t->es.groups = es.groups;
   }
   rc = 0;
@@ -770,6 +772,10 @@ int tc_driver_run(tc_options *o) {
     fprintf(stderr, "tagcheck: stats: memo keys of user calls: %llu walked, %llu proven equal "
             "to the callee's previous key without a walk\n",
             at.es.keys_walked, at.es.keys_reused);
+  if (stats && (at.es.budget_reruns || at.es.budget_stops))
+    fprintf(stderr, "tagcheck: stats: analyses past their work budget: %llu analyzed again with "
+            "their paths joined, %llu given up (their callers went on as after an unknown "
+            "call)\n", at.es.budget_reruns, at.es.budget_stops);
   if (stats && (at.n_same_effect || at.n_full))
     fprintf(stderr, "tagcheck: stats: programs changed since their cached analysis: %zu taken "
             "from an analysis that differed only in functions reaching no API call, %zu "

@@ -610,6 +610,9 @@ struct tc_eng {
   uint64_t work, work_limit;
   size_t n_roots_analyzed;
   unsigned long long n_keys_walked, n_keys_reused; /* tc_engine_stats */
+  /* analyses that ran past their budget and were run again joined, and those that ran past
+     it joined too (their callers go on as after an unknown call) */
+  unsigned long long n_budget_reruns, n_budget_stops;
   /* The functions whose key hints are held, oldest first in a ring (call.c): at most
      HINTS_HELD, so the entry states they keep alive stay bounded. */
   uint32_t *hint_holders;

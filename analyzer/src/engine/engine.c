@@ -642,12 +642,15 @@ int tc_engine_analyze(const tc_program *prog, const tc_rules *rules, const tc_en
     opts->stats->insns = insns;
     opts->stats->roots = 0;
     opts->stats->keys_walked = opts->stats->keys_reused = 0;
+    opts->stats->budget_reruns = opts->stats->budget_stops = 0;
     opts->stats->work_peak = 0;
     for (size_t i = 0; i < n_groups; i++) {
       if (gs[i].e->work > opts->stats->work_peak) opts->stats->work_peak = gs[i].e->work;
       opts->stats->roots += gs[i].e->n_roots_analyzed;
       opts->stats->keys_walked += gs[i].e->n_keys_walked;
       opts->stats->keys_reused += gs[i].e->n_keys_reused;
+      opts->stats->budget_reruns += gs[i].e->n_budget_reruns;
+      opts->stats->budget_stops += gs[i].e->n_budget_stops;
     }
   }
   for (size_t i = 0; opts && opts->observe && i < n_groups; i++) observe_merge(gs[i].e, opts->observe);

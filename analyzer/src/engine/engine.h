@@ -29,6 +29,10 @@ typedef struct tc_engine_stats {
   /* calls of user functions whose memo key was computed by walking what the callee can see,
      and those whose key was proven equal to the callee's previous one without the walk */
   unsigned long long keys_walked, keys_reused;
+  /* analyses of a function past its work budget: run again with its states joined (findings
+     where joined states still fail), and those past it joined too (dropped: their callers go
+     on as after an unknown call) */
+  unsigned long long budget_reruns, budget_stops;
   /* the most work steps any group's engine took (tc_engine_fingerprint's work_floor) */
   unsigned long long work_peak;
 } tc_engine_stats;

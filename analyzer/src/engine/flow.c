@@ -847,6 +847,7 @@ typedef struct fctx {
 #define LOOP_ENTRIES_APART 8
   uint64_t work_start, budget; /* e->work when the analysis began; its budget */
   uint8_t *next_iteration; /* per loop head: a jump back reached it since it last ran */
+  int joined_rerun; /* analyzed again past its budget: no loop keeps iterations apart */
 } fctx;
 
 static uint64_t branch_bit(uint32_t b) { return 1ull << (b & 63); }
@@ -864,7 +865,7 @@ static uint64_t branch_bit(uint32_t b) { return 1ull << (b & 63); }
 static int keep_iterations_apart(const fctx *c, uint32_t from, uint32_t head, const astate *s) {
   const fninfo *fi = c->fr.fi;
   if (!fi->loop_head[head] || fi->rpo[from] < fi->rpo[head]) return 0; /* not a jump back */
-  if (!(s->decided_branches & (branch_bit(head) | branch_bit(from)))) return 0;
+  if (!(s->decided_branches & (branch_bit(head) | branch_bit(from))) || c->joined_rerun) return 0;
   return c->fr.e->work - c->work_start < c->budget / UNROLL_SHARE;
 }
 
@@ -1176,6 +1177,45 @@ static void run_block(fctx *c, uint32_t b, astate st, state_list *exits) {
   free(cur.items);
 }
 
+#define RERUN_BUDGET 4
+
+/* Runs c's worklist from entry (ownership taken) within budget: 1 when it ran past it. */
+static int explore(fctx *c, astate entry, uint64_t budget, state_list *exits) {
+  tc_eng *e = c->fr.e;
+  uint64_t start = e->work;
+  c->work_start = start;
+  c->budget = budget;
+  add_state(c, 0, entry, 0);
+  while (c->w.n) {
+    uint32_t b = wl_pop(&c->w);
+    if (c->next_iteration[b]) start_iteration(c, b);
+    c->next_iteration[b] = 0;
+    for (size_t i = 0; i < c->in[b].n; i++) {
+      if (c->in[b].items[i].done) continue;
+      c->in[b].items[i].done = 1;
+      astate st = state_copy(&c->in[b].items[i].st);
+      run_block(c, b, st, exits);
+      if (e->work - start > budget || e->work > e->work_limit || e->oom) return 1;
+    }
+  }
+  return 0;
+}
+
+/* Forgets every block's states and the worklist (c stays ready for another exploration). */
+static void drop_block_states(fctx *c, uint32_t nb) {
+  tc_eng *e = c->fr.e;
+  for (uint32_t b = 0; b < nb; b++) {
+    for (size_t i = 0; i < c->in[b].n; i++) state_release(e, &c->in[b].items[i].st);
+    free(c->in[b].items);
+    map_free(&c->in[b].dropped);
+    memset(&c->in[b], 0, sizeof c->in[b]);
+  }
+  c->w.n = 0;
+  memset(c->w.queued, 0, nb);
+  memset(c->decided, 0, nb);
+  memset(c->next_iteration, 0, nb);
+}
+
 int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list *exits) {
   if (prepare(e, fi) || !fi->fn->n_blocks) {
     state_release(e, &entry);
@@ -1202,33 +1242,28 @@ int flow_analyze(tc_eng *e, fninfo *fi, uint32_t inst, astate entry, state_list 
     e->oom = 1;
     return -1;
   }
-  uint64_t start = e->work;
   uint64_t budget = 20000 + 200ull * fi->n_insns;
-  c.work_start = start;
-  c.budget = budget;
-  int aborted = 0;
+  /* past its budget a function is analyzed again joined: one state per block, no loop
+     unrolled, a fresh budget of RERUN_BUDGET times the first (most of a caller's work is its
+     callees', which their own budgets bound); it gives what joined states can say (warnings where paths
+     differ) instead of nothing, so the code after its costly part — a main whose options
+     parser returns a state per flag — is analyzed at all */
+  astate spare = c.max_states > 1 ? state_copy(&entry) : (astate){0};
+  int have_spare = c.max_states > 1;
   if (e->observe) observe_entry(&c.fr, &entry);
-  add_state(&c, 0, entry, 0);
-  while (c.w.n && !aborted) {
-    uint32_t b = wl_pop(&c.w);
-    if (c.next_iteration[b]) start_iteration(&c, b);
-    c.next_iteration[b] = 0;
-    for (size_t i = 0; i < c.in[b].n; i++) {
-      if (c.in[b].items[i].done) continue;
-      c.in[b].items[i].done = 1;
-      astate st = state_copy(&c.in[b].items[i].st);
-      run_block(&c, b, st, exits);
-      if (e->work - start > budget || e->work > e->work_limit || e->oom) {
-        aborted = 1;
-        break;
-      }
-    }
+  int aborted = explore(&c, entry, budget, exits);
+  if (aborted && have_spare && !e->oom && e->work <= e->work_limit) {
+    slist_release(e, exits);
+    drop_block_states(&c, nb);
+    c.max_states = 1;
+    c.joined_rerun = 1;
+    e->n_budget_reruns++;
+    have_spare = 0;
+    aborted = explore(&c, spare, budget * RERUN_BUDGET, exits);
   }
-  for (uint32_t b = 0; b < nb; b++) {
-    for (size_t i = 0; i < c.in[b].n; i++) state_release(e, &c.in[b].items[i].st);
-    free(c.in[b].items);
-    map_free(&c.in[b].dropped);
-  }
+  if (have_spare) state_release(e, &spare);
+  if (aborted) e->n_budget_stops++;
+  drop_block_states(&c, nb);
   free(c.fr.touched);
   free(c.in);
   free(c.w.heap);
