@@ -772,7 +772,7 @@ int tc_driver_run(tc_options *o) {
     fprintf(stderr, "tagcheck: stats: memo keys of user calls: %llu walked, %llu proven equal "
             "to the callee's previous key without a walk\n",
             at.es.keys_walked, at.es.keys_reused);
-  if (stats && (at.es.budget_reruns || at.es.budget_stops))
+  if ((stats || o->stats) && (at.es.budget_reruns || at.es.budget_stops))
     fprintf(stderr, "tagcheck: stats: analyses past their work budget: %llu analyzed again with "
             "their paths joined, %llu given up (their callers went on as after an unknown "
             "call)\n", at.es.budget_reruns, at.es.budget_stops);
