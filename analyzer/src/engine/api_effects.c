@@ -372,8 +372,9 @@ int api_graph_holds(call_ctx *c, uint32_t nodes, const aval *v) {
 
 /* The tensors a graph holds that are in no memory yet take the device of ef->arg2's handle
    (unknown without one): ggml_gallocr_alloc_graph and the scheduler allocate the graph's nodes
-   and leafs, not the rest of its context. A tensor it may or may not hold is placed somewhere
-   unknown. */
+   and leafs, whatever context made them (a tensor of one of several contexts included), not
+   the rest of its context. A tensor of its context it may or may not hold is placed somewhere
+   unknown. Members of a tag set that have memory already keep it. */
 static void effect_bind_graph(call_ctx *c, const tc_effect *ef) {
   tc_eng *e = c->f->e;
   uint32_t graph = api_pointee_of(c, ef->arg);
@@ -397,21 +398,25 @@ static void effect_bind_graph(call_ctx *c, const tc_effect *ef) {
   int every_one_held = 1;
   for (uint32_t id = 1; id < e->n_locs; id++) {
     const aval *v = st_get(&c->s->mem, id);
-    if (!v || v->k != AV_TENSOR || v->loc != ctx || id == members) continue;
-    const tc_backend_def *b = api_backend_def(e, v->tag.backend);
-    if (b && !b->no_memory) continue; /* already has memory */
+    if (!v || v->k != AV_TENSOR || id == members || !has_unallocated(e, v)) continue;
+    int in_ctx = v->loc == ctx || tloc_has(e, v->loc, ctx);
     int held = api_graph_holds(c, nodes, v);
-    if (held == 0) {
+    if (held <= 0) {
+      if (!in_ctx) continue; /* another context's tensor the graph need not hold */
       every_one_held = 0;
-      continue;
+      if (held == 0) continue;
     }
-    if (held < 0) every_one_held = 0;
-    aval nv = *v;
     const tc_tag *to = held > 0 ? &dev : &nowhere;
-    nv.tag.backend = to->backend;
-    nv.tag.ordinal = to->ordinal;
-    nv.tag.autodiff = to->autodiff;
-    nv.i = held > 0 ? tagset_remap(e, dev_set, &dev, &nv.tag) : 0;
+    aval nv;
+    if (partly_allocated(e, v)) { /* one of several tags, some in memory: the others move */
+      nv = place_unallocated(e, v, to);
+    } else {
+      nv = *v;
+      nv.tag.backend = to->backend;
+      nv.tag.ordinal = to->ordinal;
+      nv.tag.autodiff = to->autodiff;
+      nv.i = held > 0 ? tagset_remap(e, dev_set, &dev, &nv.tag) : 0;
+    }
     nv.prov = prov_new(e, PV_PLACED, v->prov, &c->in->loc, c->in->callee.name, 0, nv.tag);
     api_note_one_of(&nv);
     st_set(e, &c->s->mem, id, &nv);
