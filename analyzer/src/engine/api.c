@@ -159,9 +159,12 @@ static int check_choices(call_ctx *c) {
   }
   c->poisoned = 0;
   if (!counted) return -1;
-  if (n_fail && n_fail < counted && c->s->decorrelated) {
+  int decorrelated = 0; /* a set that existed when a branch split this merged state */
+  for (int i = 0; i < c->n_sets; i++) decorrelated |= c->vars[i] <= c->s->decorrelated;
+  if (n_fail && n_fail < counted && decorrelated) {
     /* some members fail, but the branch that split this merged state may have told them
-       apart: unknown (documented) */
+       apart: unknown (documented). A set made after that branch (a device picked later,
+       from what the program has then) stands for the paths that reach the call. */
     outcome_record(e, c->f->fi->idx, c->in, -1, 0);
     return 0;
   }

@@ -595,6 +595,29 @@ static uint32_t braced_list_object(call_ctx *c, int arg) {
   return api_memory_target(c, arg, &elem);
 }
 
+/* The count overload of a container's constructor (vector(n), vector(n, value), either with an
+   allocator after them): its elements are n new ones, value-initialized (NULL) or copies of the
+   object the argument after the count points to, when that is not the allocator; what the
+   container held before is gone. The count is not known to be positive: the size stays unknown. */
+static void value_initialize_new(call_ctx *c, const tc_effect *ef, uint32_t obj, uint32_t dst) {
+  tc_eng *e = c->f->e;
+  mem_clear_subtree(e, c->s, dst);
+  aval zero = av_make(AV_INT, 0);
+  mem_write(e, c->s, dst, &zero, 0);
+  const tc_opnd *value = api_arg_of(c, ef->arg2 + 1);
+  if (value && !strstr(tc_str(e->prog, value->type.name), "allocator")) {
+    int elem;
+    uint32_t src = api_memory_target(c, ef->arg2 + 1, &elem);
+    if (src) {
+      mem_copy_subtree(e, c->s, dst, src, 0, NULL);
+    } else {
+      aval top = av_top();
+      mem_write(e, c->s, dst, &top, 0);
+    }
+  }
+  api_size_forget(e, c->s, obj);
+}
+
 /* The elements of the braced list argument ef->arg2 become those of the container ef->arg
    points to (the first replaces what the summary held, the others join it); another
    overload's argument, or a list not known, writes the container. */
@@ -605,6 +628,11 @@ static void effect_store_elements(call_ctx *c, const tc_effect *ef) {
   uint32_t dst = obj ? api_container_elements(e, obj, "") : 0;
   uint32_t list = dst ? braced_list_object(c, ef->arg2) : 0;
   if (!list) {
+    const tc_opnd *count = dst ? api_arg_of(c, ef->arg2) : NULL;
+    if (count && count->type.cls == TC_TY_INT) {
+      value_initialize_new(c, ef, obj, dst);
+      return;
+    }
     havoc_arg(c, ef->arg);
     return;
   }

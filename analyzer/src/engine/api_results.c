@@ -663,16 +663,98 @@ static void result_one_of_array(call_ctx *c) {
   api_write_value(c, &v);
 }
 
+/* Whether a value (at loc) says where something lives: a tensor handle or data pointer, a
+   field of a device struct. Other integers (a layer's activation flag, its width) do not. */
+static int says_placement(const tc_eng *e, uint32_t loc, const aval *v) {
+  return v->k == AV_TENSOR || v->k == AV_DATAPTR || v->k == AV_ADDRSET || e->locs[loc].devfield;
+}
+
+/* Whether loc's subtree (or what its pointers lead to, `depth` levels deep) holds a value that
+   says where something lives (a tensor, a device field). */
+static int placed_values(tc_eng *e, const astate *s, uint32_t loc, int depth) {
+  aval v = mem_eff(e, s, loc);
+  if (says_placement(e, loc, &v)) return 1;
+  if (v.k == AV_ADDR && v.loc != loc && depth > 0 && placed_values(e, s, v.loc, depth - 1)) return 1;
+  for (uint32_t k = e->locs[loc].first_child; k; k = e->locs[k].next_sibling)
+    if (placed_values(e, s, k, depth)) return 1;
+  return 0;
+}
+
+/* Whether two values say the same thing: the same tag (and tag set, and context) of a tensor,
+   the same integer, address or string. Where they came from does not matter. */
+static int same_value(const aval *a, const aval *b) {
+  if (a->k != b->k || a->neg != b->neg) return 0;
+  switch ((av_kind)a->k) {
+    case AV_TENSOR:
+    case AV_DATAPTR: return tc_tag_same(a->tag, b->tag) && a->i == b->i && a->loc == b->loc;
+    case AV_RANGE: return a->i == b->i && a->hi == b->hi;
+    case AV_ADDR: return a->loc == b->loc && a->i == b->i;
+    case AV_ABSENT:
+    case AV_BOT:
+    case AV_MULTI:
+    case AV_TOP:
+    case AV_POISON: return 1;
+    case AV_INT:
+    case AV_NE:
+    case AV_SYM:
+    case AV_FUNC:
+    case AV_AVAIL:
+    case AV_ADDRSET:
+    case AV_SETTEST:
+    case AV_STR: return a->i == b->i;
+  }
+  return 0;
+}
+
+/* Whether objects a and b are placed differently: a field, element or pointee (`depth` pointer
+   levels deep) holding a tensor or device that differs, or one only one of them has set. Two
+   layers made by one constructor on one device hold the same tags in different tensors, and
+   may differ in their flags and sizes: they agree. */
+static int objects_differ(tc_eng *e, const astate *s, uint32_t a, uint32_t b, int depth) {
+  aval va = mem_eff(e, s, a), vb = mem_eff(e, s, b);
+  if (va.k == AV_ADDR && vb.k == AV_ADDR && va.loc != vb.loc && va.i == vb.i) {
+    if (depth <= 0 || objects_differ(e, s, va.loc, vb.loc, depth - 1)) return 1;
+  } else if ((says_placement(e, a, &va) || says_placement(e, b, &vb)) && !same_value(&va, &vb)) {
+    return 1;
+  }
+  for (uint32_t k = e->locs[a].first_child; k; k = e->locs[k].next_sibling) {
+    const eloc *l = &e->locs[k];
+    uint32_t kb = loc_find_child(e, b, (loc_kind)l->kind, l->a, l->b);
+    if (kb ? objects_differ(e, s, k, kb, depth) : placed_values(e, s, k, depth)) return 1;
+  }
+  for (uint32_t k = e->locs[b].first_child; k; k = e->locs[k].next_sibling) {
+    const eloc *l = &e->locs[k];
+    if (!loc_find_child(e, a, (loc_kind)l->kind, l->a, l->b) && placed_values(e, s, k, depth))
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether the address set v points to objects that stand for different things (see
+   objects_differ), or into arrays, or to objects that hold alternatives themselves. */
+static int targets_differ(tc_eng *e, const astate *s, const aval *v, int depth) {
+  ptset t;
+  av_targets(e, v, &t);
+  if (t.n < 2 || depth <= 0) return 1;
+  for (uint32_t i = 0; i < t.n; i++) {
+    if (t.idx[i] != IDX_NONE) return 1;
+    if (i > 0 && objects_differ(e, s, t.loc[0], t.loc[i], depth - 1)) return 1;
+  }
+  return holds_alternatives(e, s, t.loc[0], depth - 1);
+}
+
 /* Whether what loc holds (and what its pointers lead to, `depth` levels deep) stands for
    several things: one of several tags that joined values (elements stored one after another,
-   paths that met), one of several objects. One tensor made on one of several devices (a
-   handle on the best device, what it placed) is one thing: each element read is that tensor,
-   whose device is the one its origin's paths pick. */
+   paths that met), one of several objects that hold different things. One tensor made on one
+   of several devices (a handle on the best device, what it placed) is one thing: each element
+   read is that tensor, whose device is the one its origin's paths pick; so are several
+   objects that hold the same (a std::vector of layers made on one device: each element read
+   is any of them, and what is read through it is what they all hold). */
 int holds_alternatives(tc_eng *e, const astate *s, uint32_t loc, int depth) {
   const aval *v = st_get(&s->mem, loc);
   const tagset *ts = v && v->k == AV_TENSOR ? tagset_get(e, (uint32_t)v->i) : NULL;
   if (ts && ts->joined) return 1;
-  if (v && v->k == AV_ADDRSET) return 1;
+  if (v && v->k == AV_ADDRSET && targets_differ(e, s, v, depth)) return 1;
   if (v && v->k == AV_ADDR && depth > 0 && v->loc != loc &&
       holds_alternatives(e, s, v->loc, depth - 1))
     return 1;

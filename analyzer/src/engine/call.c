@@ -733,7 +733,7 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
       m->exits[i].avail_reported = exits.items[i].avail_reported;
       m->exits[i].uncertain = exits.items[i].uncertain;
       m->exits[i].merged = exits.items[i].merged;
-      m->exits[i].decorrelated = exits.items[i].decorrelated;
+      m->exits[i].decorrelated = exits.items[i].decorrelated > entry.decorrelated;
     }
     m->n_exits = m->exits ? exits.n : 0;
     slist_release(e, &exits);
@@ -757,7 +757,9 @@ void call_user(frame *f, astate s, const tc_insn *in, fninfo *callee, state_list
     x.avail_reported = me->avail_reported | entry.avail_reported;
     x.uncertain = entry.uncertain | me->uncertain;
     x.merged = entry.merged | me->merged;
-    x.decorrelated = entry.decorrelated | me->decorrelated;
+    /* a branch in the callee decorrelated the sets that exist now (a replayed analysis's
+       branch ran "during" this call too) */
+    x.decorrelated = me->decorrelated ? (uint32_t)e->n_tagsets : entry.decorrelated;
     post_return(f, &x, in, callee, inst);
     flow_check_touches(f, &x);
     slist_push(e, out, x);

@@ -324,10 +324,13 @@ typedef struct astate {
   uint8_t merged;               /* joins different paths: its tag sets stand for them */
   uint64_t decided_branches;    /* bit (block % 64): that block's branch was last decided for
                                    this state (a loop whose bound it knows: flow.c) */
-  uint8_t decorrelated;         /* merged, then split by an undecided branch: that branch may
+  uint32_t decorrelated;        /* merged, then split by an undecided branch: that branch may
                                    be the one that told the merged paths apart (a flag read
-                                   again), so a tag set's members no longer stand for the
-                                   paths that reach a call (api.c check_choices) */
+                                   again), so the members of a tag set that existed then no
+                                   longer stand for the paths that reach a call (api.c
+                                   check_choices). The number of tag sets interned at the
+                                   last such branch (origins up to it are decorrelated; a set
+                                   made after it is not); 0: none */
 } astate;
 
 /* Every tensor and data pointer of s whose tag set has origin var keeps only the members at
@@ -402,7 +405,8 @@ typedef struct memo_exit {
   size_t n_delta;
   uint32_t avail_yes, avail_no, avail_reported;
   uint8_t uncertain; /* the exit's path took an undecided branch inside the callee */
-  uint8_t merged, decorrelated; /* as astate's, inside the callee */
+  uint8_t merged;
+  uint8_t decorrelated; /* the callee decorrelated the state (as astate's: a branch there) */
 } memo_exit;
 
 typedef struct memo_entry {

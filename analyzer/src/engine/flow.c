@@ -1079,7 +1079,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
           if (learned & (1u << bk)) x.path = pathnote_new(e, x.path, &t->loc, 0, 0, bk);
         if (ok) x.path = pathnote_new(e, x.path, &t->loc, cond_name(&t->cond), side, -1);
         x.uncertain = 1;
-        x.decorrelated |= x.merged;
+        if (x.merged) x.decorrelated = (uint32_t)e->n_tagsets;
         x.decided_branches &= ~branch_bit(b);
         if (ok)
           to_succ_split(c, b, t->succ[side ? 0 : 1], x, v.drel != DR_NONE ? v.dloc : 0);
@@ -1114,7 +1114,7 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
       for (uint32_t i = 0; i <= t->n_cases; i++) {
         astate x = state_copy(&s);
         x.uncertain = 1;
-        x.decorrelated |= x.merged;
+        if (x.merged) x.decorrelated = (uint32_t)e->n_tagsets;
         int ok = 1;
         if (i < t->n_cases) {
           if (v.k == AV_NE && v.i == t->case_values[i]) ok = 0;

@@ -422,6 +422,13 @@ void mem_write(tc_eng *e, astate *s, uint32_t loc, const aval *v, int weak) {
     /* a NULL-filled array of handles being filled: the NULL is not a tag (pointers keep
        their NULL: it ends lists) */
     if (old.k == AV_INT && old.i == 0 && v->k == AV_TENSOR) old = av_make(AV_BOT, 0);
+    /* a flagged call's result stored into one of several places (a container's element
+       through an index the path does not know): what is read back there may be it, so a
+       handle read there is a consequence of the finding, not a tensor to check again */
+    if (v->k == AV_POISON && old.k == AV_TENSOR) {
+      st_set(e, &s->mem, loc, v);
+      return;
+    }
     aval nv = av_join(e, &old, v);
     st_set(e, &s->mem, loc, &nv);
     return;

@@ -25,7 +25,9 @@ static int identical(const aval *a, const aval *b) {
 static uint64_t state_hash2(tc_eng *e, const astate *s, int tags_only) {
   (void)e;
   uint64_t h = st_content_hash(&s->mem, tags_only);
-  h = hash_mix(h, 0x5ea1ull + s->decorrelated);
+  /* whether the state is decorrelated, not since when: a loop that meets its branch again
+     (with more tag sets interned by then) reaches its fixpoint as before */
+  h = hash_mix(h, 0x5ea1ull + (s->decorrelated != 0));
   return hash_mix(hash_mix(h, ((uint64_t)s->avail_yes << 32) | s->avail_no), s->avail_reported);
 }
 
@@ -122,7 +124,7 @@ int state_join_into(tc_eng *e, astate *a, const astate *b) {
   a->uncertain |= b->uncertain | (a->path != b->path);
   a->merged |= b->merged | (a->path != b->path);
   a->decided_branches &= b->decided_branches;
-  a->decorrelated |= b->decorrelated;
+  if (b->decorrelated > a->decorrelated) a->decorrelated = b->decorrelated;
   if (a->path != b->path) a->path = NULL; /* the joined state took no single path */
   return changed;
 }
