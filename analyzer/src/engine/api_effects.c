@@ -595,6 +595,30 @@ static uint32_t braced_list_object(call_ctx *c, int arg) {
   return api_memory_target(c, arg, &elem);
 }
 
+/* The elements summary of another container that iterator argument `arg` points into
+   (begin(), end() and the iterators they give hold the address of their container's
+   elements, element_of_arg); 0 for anything else. */
+static uint32_t iterator_elements(call_ctx *c, int arg) {
+  tc_eng *e = c->f->e;
+  const tc_opnd *o = api_arg_of(c, arg);
+  if (!o || o->type.cls != TC_TY_RECORD) return 0;
+  uint32_t it = 0;
+  if (o->kind == TC_OPND_PATH) { /* passed by value: the iterator object itself */
+    targets t;
+    it = mem_resolve(c->f, c->s, &o->path, &t) && t.n == 1 && !t.weak ? t.loc[0] : 0;
+  } else {
+    int elem;
+    it = api_memory_target(c, arg, &elem);
+  }
+  aval v = it ? mem_eff(e, c->s, it) : av_top();
+  if (v.k != AV_ADDR || !v.loc) return 0;
+  const eloc *l = &e->locs[v.loc];
+  if (l->kind == LK_FIELD && l->a == e->f_elements) return loc_child(e, v.loc, LK_ANY, 0, 0);
+  if (l->kind != LK_ANY || !l->parent) return 0;
+  const eloc *p = &e->locs[l->parent];
+  return p->kind == LK_FIELD && p->a == e->f_elements ? v.loc : 0;
+}
+
 /* The count overload of a container's constructor (vector(n), vector(n, value), either with an
    allocator after them): its elements are n new ones, value-initialized (NULL) or copies of the
    object the argument after the count points to, when that is not the allocator; what the
@@ -631,6 +655,14 @@ static void effect_store_elements(call_ctx *c, const tc_effect *ef) {
     const tc_opnd *count = dst ? api_arg_of(c, ef->arg2) : NULL;
     if (count && count->type.cls == TC_TY_INT) {
       value_initialize_new(c, ef, obj, dst);
+      return;
+    }
+    uint32_t from = dst ? iterator_elements(c, ef->arg2) : 0;
+    if (from && from != dst) {
+      /* the iterator pair's overload: a copy of the elements its first iterator reaches */
+      mem_clear_subtree(e, c->s, dst);
+      mem_copy_subtree(e, c->s, dst, from, 0, NULL);
+      api_size_forget(e, c->s, obj);
       return;
     }
     havoc_arg(c, ef->arg);

@@ -304,6 +304,29 @@ void api_read_graph_memory(call_ctx *c, int argi, operand *op) {
   op->prov = v.prov;
 }
 
+/* The elements of an array argument that points into a container's elements (`v.data()`,
+   one summary for all of them): when the summary holds one tensor tag (not one of several),
+   every element has it, however many there are — read as one element; -1 otherwise. */
+static int summary_elements(call_ctx *c, const tc_opnd *ao, int array_arg, const aval *base,
+                            operand *out) {
+  tc_eng *e = c->f->e;
+  uint32_t any = e->locs[base->loc].kind == LK_ANY ? base->loc
+                                                   : loc_find_child(e, base->loc, LK_ANY, 0, 0);
+  aval v = any ? mem_eff(e, c->s, any) : av_top();
+  const tagset *ts = v.k == AV_TENSOR ? tagset_get(e, (uint32_t)v.i) : NULL;
+  if (v.k != AV_TENSOR || (ts && ts->joined)) return -1;
+  char base_name[80];
+  opnd_name(e, ao, array_arg, base_name, sizeof base_name);
+  operand *op = &out[0];
+  memset(op, 0, sizeof *op);
+  op->present = 1;
+  op->v = v;
+  op->tag = v.tag;
+  op->prov = v.prov;
+  snprintf(op->name, sizeof op->name, "%s[i]", base_name);
+  return 1;
+}
+
 /* The elements of an array argument: up to max, from `count` when it is known. Returns the
    number read, or -1 when they cannot be enumerated. */
 int api_read_elements(call_ctx *c, int array_arg, int count_arg, operand *out, int max) {
@@ -311,7 +334,8 @@ int api_read_elements(call_ctx *c, int array_arg, int count_arg, operand *out, i
   const tc_opnd *ao = api_arg_of(c, array_arg);
   if (!ao) return -1;
   aval base = mem_eval(c->f, c->s, ao, NULL);
-  if (base.k != AV_ADDR || base.i == IDX_ANY) return -1;
+  if (base.k == AV_ADDR && base.i == IDX_ANY) return summary_elements(c, ao, array_arg, &base, out);
+  if (base.k != AV_ADDR) return -1;
   int64_t n = -1;
   if (count_arg >= 0) {
     const tc_opnd *co = api_arg_of(c, count_arg);

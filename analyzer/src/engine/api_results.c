@@ -269,6 +269,10 @@ static void result_tensor(call_ctx *c) {
         src = v.prov;
         known_src = 1;
       }
+    } else if (base.k == AV_ADDR && api_read_elements(c, r->like_array_arg, -1, &op, 1) == 1) {
+      tag = op.tag; /* a container's elements (`v.data()`), all of one tag */
+      src = op.prov;
+      known_src = 1;
     }
   }
   if (!known_src) {
