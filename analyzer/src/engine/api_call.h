@@ -64,6 +64,9 @@ typedef struct chk_res {
 int api_size_nonempty(const tc_eng *e, const astate *s, uint32_t obj); /* an element is in */
 void api_size_mark_nonempty(tc_eng *e, astate *s, uint32_t obj);     /* one was put in */
 void api_size_forget(tc_eng *e, astate *s, uint32_t obj);            /* it may be empty */
+/* empty(): 1 / 0 where the path knows, else unknown, true iff its size is 0 (a derivation a
+   branch narrows the size by) */
+aval api_size_empty(tc_eng *e, const astate *s, uint32_t obj);
 /* The call's result is an iterator at `position` (TC_POS_*) of container obj. */
 void api_position_write(call_ctx *c, int position, uint32_t obj);
 void api_position_forget(call_ctx *c, int argi); /* the iterator argument moved */

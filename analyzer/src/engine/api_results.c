@@ -914,7 +914,7 @@ static void result_size_of_arg(call_ctx *c) {
 static void result_empty_of_arg(call_ctx *c) {
   int elem;
   uint32_t obj = api_memory_target(c, c->fn->result.arg, &elem);
-  aval v = obj && api_size_nonempty(c->f->e, c->s, obj) ? av_make(AV_INT, 0) : av_top();
+  aval v = api_size_empty(c->f->e, c->s, obj);
   api_write_value(c, &v);
 }
 

@@ -15,9 +15,29 @@ static const aval *own_value(const tc_eng *e, const astate *s, uint32_t obj, uin
 int api_size_nonempty(const tc_eng *e, const astate *s, uint32_t obj) {
   const aval *v = own_value(e, s, obj, e->f_count);
   if (!v) return 0;
+  if (v->k == AV_NE && v->i == 0) return 1; /* a size is never negative */
   int64_t lo, hi;
   av_bounds(v, &lo, &hi);
   return (v->k == AV_RANGE || v->k == AV_INT) && lo >= 1;
+}
+
+aval api_size_empty(tc_eng *e, const astate *s, uint32_t obj) {
+  if (!obj) return av_top();
+  if (api_size_nonempty(e, s, obj)) return av_make(AV_INT, 0);
+  const aval *own = own_value(e, s, obj, e->f_count);
+  if (own && own->k == AV_INT && own->i == 0) return av_make(AV_INT, 1);
+  /* not known: true iff the size is 0, so a branch on it says which on each side
+     (`if (gpus_.empty()) return;` leaves a container the path knows is empty) */
+  uint32_t at = api_pseudo_field(e, obj, e->f_count);
+  aval v = av_top();
+  if (!at) return v;
+  aval snap = mem_eff(e, s, at);
+  v.drel = DR_EQ;
+  v.dloc = at;
+  v.dc = 0;
+  v.dsnap_k = snap.k;
+  v.dsnap_i = snap.i;
+  return v;
 }
 
 void api_size_mark_nonempty(tc_eng *e, astate *s, uint32_t obj) {
