@@ -619,27 +619,31 @@ static uint32_t iterator_elements(call_ctx *c, int arg) {
   return p->kind == LK_FIELD && p->a == e->f_elements ? v.loc : 0;
 }
 
-/* The count overload of a container's constructor (vector(n), vector(n, value), either with an
-   allocator after them): its elements are n new ones, value-initialized (NULL) or copies of the
-   object the argument after the count points to, when that is not the allocator; what the
-   container held before is gone. The count is not known to be positive: the size stays unknown. */
-static void value_initialize_new(call_ctx *c, const tc_effect *ef, uint32_t obj, uint32_t dst) {
+/* The elements dst of container obj are new ones: copies of what src holds, or `none` without
+   a src; what the container held before is gone, and how many there are is not known. */
+static void elements_replaced(call_ctx *c, uint32_t obj, uint32_t dst, uint32_t src,
+                              const aval *none) {
   tc_eng *e = c->f->e;
   mem_clear_subtree(e, c->s, dst);
-  aval zero = av_make(AV_INT, 0);
-  mem_write(e, c->s, dst, &zero, 0);
-  const tc_opnd *value = api_arg_of(c, ef->arg2 + 1);
-  if (value && !strstr(tc_str(e->prog, value->type.name), "allocator")) {
-    int elem;
-    uint32_t src = api_memory_target(c, ef->arg2 + 1, &elem);
-    if (src) {
-      mem_copy_subtree(e, c->s, dst, src, 0, NULL);
-    } else {
-      aval top = av_top();
-      mem_write(e, c->s, dst, &top, 0);
-    }
-  }
+  if (src)
+    mem_copy_subtree(e, c->s, dst, src, 0, NULL);
+  else
+    mem_write(e, c->s, dst, none, 0);
   api_size_forget(e, c->s, obj);
+}
+
+/* The count overload of a container's constructor (vector(n), vector(n, value), either with an
+   allocator after them): its elements are new ones, value-initialized (NULL) or copies of the
+   object the argument after the count points to, when that is not the allocator (unknown when
+   that object is not known). */
+static void value_initialize_new(call_ctx *c, const tc_effect *ef, uint32_t obj, uint32_t dst) {
+  tc_eng *e = c->f->e;
+  const tc_opnd *value = api_arg_of(c, ef->arg2 + 1);
+  int has_value = value && !strstr(tc_str(e->prog, value->type.name), "allocator");
+  int elem;
+  uint32_t src = has_value ? api_memory_target(c, ef->arg2 + 1, &elem) : 0;
+  aval none = has_value ? av_top() : av_make(AV_INT, 0);
+  elements_replaced(c, obj, dst, src, &none);
 }
 
 /* The elements of the braced list argument ef->arg2 become those of the container ef->arg
@@ -658,11 +662,8 @@ static void effect_store_elements(call_ctx *c, const tc_effect *ef) {
       return;
     }
     uint32_t from = dst ? iterator_elements(c, ef->arg2) : 0;
-    if (from && from != dst) {
-      /* the iterator pair's overload: a copy of the elements its first iterator reaches */
-      mem_clear_subtree(e, c->s, dst);
-      mem_copy_subtree(e, c->s, dst, from, 0, NULL);
-      api_size_forget(e, c->s, obj);
+    if (from && from != dst) { /* the iterator pair's overload: the elements it reaches */
+      elements_replaced(c, obj, dst, from, NULL);
       return;
     }
     havoc_arg(c, ef->arg);

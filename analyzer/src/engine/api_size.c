@@ -24,7 +24,7 @@ int api_size_nonempty(const tc_eng *e, const astate *s, uint32_t obj) {
 aval api_size_empty(tc_eng *e, const astate *s, uint32_t obj) {
   if (!obj) return av_top();
   if (api_size_nonempty(e, s, obj)) return av_make(AV_INT, 0);
-  const aval *own = own_value(e, s, obj, e->f_count);
+  const aval *own = own_value(e, s, obj, e->f_count); /* 0: a branch found it empty */
   if (own && own->k == AV_INT && own->i == 0) return av_make(AV_INT, 1);
   /* not known: true iff the size is 0, so a branch on it says which on each side
      (`if (gpus_.empty()) return;` leaves a container the path knows is empty) */
