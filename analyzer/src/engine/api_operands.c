@@ -132,18 +132,6 @@ static int32_t backend_of_int(tc_eng *e, const aval *v) {
   return v->k == AV_SYM ? tagf_of_int(v, 0) : TC_TAGF_UNKNOWN;
 }
 
-/* The value of a place, made a symbol when nothing is known and it is one place (so that
-   two reads of the same unknown agree). The symbol is named after the place, so a loop that
-   reads an unknown again and again reaches a fixpoint. */
-static aval read_materialized(tc_eng *e, astate *s, uint32_t loc, int weak) {
-  aval v = mem_eff(e, s, loc);
-  if (!weak && (v.k == AV_TOP || v.k == AV_BOT)) {
-    v = av_make(AV_SYM, sym_of_loc(loc, 0));
-    mem_write(e, s, loc, &v, 0);
-  }
-  return v;
-}
-
 void api_read_device(call_ctx *c, int argi, operand *op) {
   tc_eng *e = c->f->e;
   memset(op, 0, sizeof *op);
@@ -157,34 +145,10 @@ void api_read_device(call_ctx *c, int argi, operand *op) {
   const struct devtype *dt = devtype_for(e, &o->type);
   targets t;
   if (!dt || !mem_resolve(c->f, c->s, &o->path, &t)) return;
-  int weak = t.weak || t.n > 1;
-  uint32_t fids[3] = {dt->f_backend, dt->f_ordinal, dt->f_autodiff};
   aval fv[3];
-  tagset members = {0};
-  int members_known = 1;
-  for (int j = 0; j < t.n; j++) {
-    aval one[3];
-    for (int k = 0; k < 3; k++) {
-      uint32_t fl = loc_child(e, t.loc[j], LK_FIELD, fids[k], 0);
-      one[k] = fl ? read_materialized(e, c->s, fl, weak) : av_top();
-      fv[k] = j ? av_join(e, &fv[k], &one[k]) : one[k];
-    }
-    /* the devices this element can be, added to those of the others (a table of devices
-       indexed by a value read from input is one of them) */
-    tagset m, u;
-    if (!members_known || !device_members(e, one, &m)) {
-      members_known = 0;
-      continue;
-    }
-    if (!j) {
-      members = m; /* one place: its set as it is (its origin kept) */
-    } else if (tagset_union(&members, &m, &u)) {
-      members_known = 0;
-    } else {
-      members = u;
-    }
-  }
-  if (members_known && members.n > 1) op->ts = tagset_intern(e, &members);
+  tagset members;
+  if (device_members_at(e, c->s, dt, &t, fv, &members) && members.n > 1)
+    op->ts = tagset_intern(e, &members);
   for (int k = 0; k < 3; k++)
     if (fv[k].k == AV_POISON) op->poison = c->poisoned = 1;
   op->tag.backend = backend_of_int(e, &fv[0]);
@@ -435,7 +399,7 @@ int32_t api_int_arg_field(call_ctx *c, int argi, int as_backend) {
   if (!o) return TC_TAGF_UNKNOWN;
   uint32_t single = 0;
   aval v = mem_eval(c->f, c->s, o, &single);
-  if ((v.k == AV_TOP || v.k == AV_BOT) && single) v = read_materialized(e, c->s, single, 0);
+  if ((v.k == AV_TOP || v.k == AV_BOT) && single) v = mem_read_materialized(e, c->s, single, 0);
   return as_backend ? backend_of_int(e, &v) : tagf_of_int(&v, 0);
 }
 

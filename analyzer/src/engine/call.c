@@ -559,9 +559,9 @@ static void bind_params(frame *f, astate *entry, const tc_insn *in, fninfo *call
     const tc_opnd *o = &in->args[i];
     if (mem_is_record_type(&fn->params[i].type) && o->kind == TC_OPND_PATH) {
       targets st;
-      if (mem_resolve(f, entry, &o->path, &st) && st.n == 1) {
+      if (mem_resolve(f, entry, &o->path, &st) && st.n >= 1 && !st.overflow) {
         copy_note cn = {PV_PARAM, &in->loc, fn->name, fn->params[i].name};
-        mem_copy_subtree(e, entry, ploc, st.loc[0], 0, &cn);
+        mem_copy_joined(e, entry, ploc, &st, &fn->params[i].type, 0, &cn);
       } else {
         aval top = av_top();
         mem_write(e, entry, ploc, &top, 0);

@@ -439,6 +439,12 @@ typedef struct key_hint {
   uint8_t held; /* mem and blocks are held (the function is in tc_eng's hint_holders) */
 } key_hint;
 
+/* A variable that indexes two different arrays in one function (index_split.c). */
+typedef struct index_var {
+  tc_root_kind root;
+  uint32_t id;
+} index_var;
+
 typedef struct fninfo {
   const tc_function *fn;
   const tc_unit *unit;
@@ -454,6 +460,8 @@ typedef struct fninfo {
   uint32_t *loop_last;  /* loop head -> the highest rpo number of a block that jumps back to it */
   uint32_t *by_rpo;     /* rpo number -> block */
   uint8_t *cross_temp;  /* temp read in a block other than where it is written */
+  index_var *split_vars; /* variables whose unknown value splits a state (index_split.c) */
+  size_t n_split_vars, cap_split_vars;
   /* frame root ids by activation and local/param/temp/return slot (0: not made yet) */
   uint32_t *frame_locs;
   /* frame roots (params, locals, temps, return slot) created so far, for clearing */
@@ -726,6 +734,10 @@ uint32_t mem_root_loc(frame *f, const tc_path *p);
 int mem_resolve(frame *f, astate *s, const tc_path *p, targets *out);
 aval mem_eff(tc_eng *e, const astate *s, uint32_t loc);
 aval mem_read_targets(tc_eng *e, const astate *s, const targets *t);
+/* Reading a[i]: target i, the array's summary, counts only once something was stored through
+   it; an array whose elements were all stored one by one is read from those. whole: the
+   targets are read as whole objects (what their fields hold counts too). */
+int mem_skip_summary(const tc_eng *e, const astate *s, const targets *t, int i, int whole);
 aval mem_read_path(frame *f, astate *s, const tc_path *p, uint32_t *single);
 aval mem_eval(frame *f, astate *s, const tc_opnd *o, uint32_t *single);
 void mem_write(tc_eng *e, astate *s, uint32_t loc, const aval *v, int weak);
@@ -739,6 +751,17 @@ typedef struct copy_note {
 } copy_note;
 void mem_copy_subtree(tc_eng *e, astate *s, uint32_t dst, uint32_t src, int weak,
                       const copy_note *cn); /* cn may be NULL */
+/* Copies into dst the join of the objects src names (an element of an array read at an index
+   the path does not know is any of them): the first as mem_copy_subtree does, the rest joined */
+void mem_copy_joined(tc_eng *e, astate *s, uint32_t dst, const targets *src, const tc_type *ty,
+                     int weak, const copy_note *cn);
+/* The devices one of the device structs at t can be (the union of each one's members, as
+   device_members gives them; tagset.c): 1 when known; fv: their fields joined. */
+int device_members_at(tc_eng *e, astate *s, const struct devtype *dt, const targets *t,
+                      aval fv[3], tagset *members);
+/* The value of a place, made a symbol when nothing is known and it is one place (so that two
+   reads of the same unknown agree). */
+aval mem_read_materialized(tc_eng *e, astate *s, uint32_t loc, int weak);
 void mem_havoc_reachable(tc_eng *e, astate *s, uint32_t loc);
 /* 1 when loc or a place inside it holds a value of its own on this path */
 int mem_subtree_has_values(const tc_eng *e, const astate *s, uint32_t loc);
@@ -754,6 +777,18 @@ void slist_push(tc_eng *e, state_list *l, astate s); /* takes ownership */
 /* After a range-for's element is copied (insn per_object): s, or one state per object a
    pointer in the copy may point to, the pointer narrowed to it (per_object.c). */
 void flow_split_per_object(frame *f, astate s, const tc_insn *in, state_list *out);
+/* An instruction reading through an index this state does not know, held by a variable that
+   indexes two arrays: one state per element stored, the variable (at var) set to k[i]
+   (index_split.c). */
+#define INDEX_SPLIT_MAX 4
+typedef struct index_split {
+  uint32_t var;
+  uint32_t n;
+  int64_t k[INDEX_SPLIT_MAX];
+  const prov *prov;
+} index_split;
+int index_split_prepare(tc_eng *e, fninfo *fi);
+int index_split_find(frame *f, astate *s, const tc_insn *in, index_split *out);
 void slist_release(tc_eng *e, state_list *l);
 void slist_merge_to(tc_eng *e, state_list *l, size_t max);
 /* Runs the host-access check on every dereference of tensor data memory noted in f since the

@@ -327,6 +327,7 @@ static void teardown(tc_eng *e) {
     free(fi->loop_last);
     free(fi->by_rpo);
     free(fi->cross_temp);
+    free(fi->split_vars);
     free(fi->roots);
     free(fi->frame_locs);
     map_free(&fi->named);

@@ -213,6 +213,14 @@ static int prepare(tc_eng *e, fninfo *fi) {
   }
   mark_kept_temp_addresses(fn, fi->cross_temp);
   fi->n_insns = n_insns;
+  if (index_split_prepare(e, fi)) {
+    free(stack);
+    free(next_succ);
+    free(seen);
+    free(order);
+    free(write_blk);
+    return -1;
+  }
   free(stack);
   free(next_succ);
   free(seen);
@@ -457,10 +465,10 @@ static void do_assign(frame *f, astate *s, const tc_insn *in) {
   tc_sym name = is_named_place(&in->dst) ? in->dst.spelling : 0;
   if (mem_is_record_type(&in->dst_type) && in->a.kind == TC_OPND_PATH) {
     targets st;
-    if (mem_resolve(f, s, &in->a.path, &st) && st.n == 1) {
+    if (mem_resolve(f, s, &in->a.path, &st) && st.n >= 1 && !st.overflow) {
       copy_note cn = {PV_ASSIGN, &in->loc, name, 0};
       for (int i = 0; i < dt.n; i++)
-        mem_copy_subtree(e, s, dt.loc[i], st.loc[0], dt.weak || dt.n > 1, &cn);
+        mem_copy_joined(e, s, dt.loc[i], &st, &in->dst_type, dt.weak || dt.n > 1, &cn);
       return;
     }
     aval top = av_top();
@@ -730,6 +738,18 @@ void flow_check_touches(frame *f, astate *s) {
 static void transfer(frame *f, astate s, const tc_insn *in, state_list *out) {
   tc_eng *e = f->e;
   f->in = in;
+  index_split sp;
+  if (index_split_find(f, &s, in, &sp)) {
+    for (uint32_t i = 0; i < sp.n; i++) {
+      astate x = i + 1 < sp.n ? state_copy(&s) : s;
+      aval k = av_make(AV_INT, sp.k[i]);
+      k.prov = sp.prov;
+      mem_write(e, &x, sp.var, &k, 0);
+      x.uncertain = 1; /* which element it is, the path does not decide */
+      transfer(f, x, in, out);
+    }
+    return;
+  }
   size_t first = out->n;
   if (e->observe) observe_before(f, &s, in);
   switch (in->kind) {
@@ -1142,8 +1162,8 @@ static void terminate(fctx *c, uint32_t b, astate s, state_list *exits) {
         uint32_t ret = loc_root(e, LK_RET, FRAME_KEY(fi->idx, c->fr.inst), 0, fi->idx);
         targets st;
         if (mem_is_record_type(&fi->fn->ret_type) && t->cond.kind == TC_OPND_PATH &&
-            mem_resolve(&c->fr, &s, &t->cond.path, &st) && st.n == 1) {
-          mem_copy_subtree(e, &s, ret, st.loc[0], 0, NULL);
+            mem_resolve(&c->fr, &s, &t->cond.path, &st) && st.n >= 1 && !st.overflow) {
+          mem_copy_joined(e, &s, ret, &st, &fi->fn->ret_type, 0, NULL);
         } else {
           aval v = mem_eval(&c->fr, &s, &t->cond, NULL);
           v.drel = DR_NONE;

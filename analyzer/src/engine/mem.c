@@ -305,15 +305,34 @@ int mem_resolve(frame *f, astate *s, const tc_path *p, targets *out) {
   return out->n;
 }
 
-/* Reading a[i]: the summary of an array counts only once something was stored through it;
-   an array whose elements were all stored one by one is read from those. */
-static int skip_summary(tc_eng *e, const astate *s, const targets *t, int i) {
+static int has_value(const tc_eng *e, const astate *s, uint32_t loc, int whole) {
+  return whole ? mem_subtree_has_values(e, s, loc) : st_get(&s->mem, loc) != NULL;
+}
+
+/* The place `up` levels above loc (0 when there is none). */
+static uint32_t ancestor(const tc_eng *e, uint32_t loc, uint32_t up) {
+  while (loc && up--) loc = e->locs[loc].parent;
+  return loc;
+}
+
+int mem_skip_summary(const tc_eng *e, const astate *s, const targets *t, int i, int whole) {
   uint32_t l = t->loc[i];
-  if (e->locs[l].kind != LK_ANY || st_get(&s->mem, l)) return 0;
-  for (int k = 0; k < t->n; k++)
-    if (k != i && e->locs[t->loc[k]].kind == LK_INDEX &&
-        e->locs[t->loc[k]].parent == e->locs[l].parent && st_get(&s->mem, t->loc[k]))
+  if (has_value(e, s, l, whole)) return 0;
+  /* the summary at or above l (a[*] of a[*].dev), nothing stored on the way to it */
+  uint32_t any = l, up = 0;
+  while (any && e->locs[any].kind != LK_ANY) {
+    if (any != l && st_get(&s->mem, any)) return 0;
+    any = e->locs[any].parent;
+    up++;
+  }
+  if (!any || st_get(&s->mem, any)) return 0;
+  /* another target is the same place in an element stored one by one (a[0].dev) */
+  for (int k = 0; k < t->n; k++) {
+    uint32_t el = k != i ? ancestor(e, t->loc[k], up) : 0;
+    if (el && e->locs[el].kind == LK_INDEX && e->locs[el].parent == e->locs[any].parent &&
+        has_value(e, s, t->loc[k], whole))
       return 1;
+  }
   return 0;
 }
 
@@ -322,12 +341,24 @@ aval mem_read_targets(tc_eng *e, const astate *s, const targets *t) {
   int have = 0;
   aval r = av_top();
   for (int i = 0; i < t->n; i++) {
-    if (t->n > 1 && skip_summary(e, s, t, i)) continue;
+    if (t->n > 1 && mem_skip_summary(e, s, t, i, 0)) continue;
     aval v = mem_eff(e, s, t->loc[i]);
     r = have ? av_join(e, &r, &v) : v;
     have = 1;
   }
   return r;
+}
+
+/* The value of a place, made a symbol when nothing is known and it is one place (so that
+   two reads of the same unknown agree). The symbol is named after the place, so a loop that
+   reads an unknown again and again reaches a fixpoint. */
+aval mem_read_materialized(tc_eng *e, astate *s, uint32_t loc, int weak) {
+  aval v = mem_eff(e, s, loc);
+  if (!weak && (v.k == AV_TOP || v.k == AV_BOT)) {
+    v = av_make(AV_SYM, sym_of_loc(loc, 0));
+    mem_write(e, s, loc, &v, 0);
+  }
+  return v;
 }
 
 aval mem_read_path(frame *f, astate *s, const tc_path *p, uint32_t *single) {
@@ -485,6 +516,36 @@ void mem_copy_subtree(tc_eng *e, astate *s, uint32_t dst, uint32_t src, int weak
     mem_write(e, s, dst, &sv, 1);
   }
   copy_children(e, s, dst, src, weak, cn);
+}
+
+/* A device struct copied from several: its fields say "one of their devices" together */
+static int copy_device_joined(tc_eng *e, astate *s, uint32_t dst, const targets *src,
+                              const tc_type *ty, int weak) {
+  const struct devtype *dt = devtype_for(e, ty);
+  aval fv[3];
+  tagset members;
+  if (!dt || src->n < 2 || !device_members_at(e, s, dt, src, fv, &members) || members.n < 2)
+    return 0;
+  uint32_t set = tagset_intern(e, &members);
+  if (!set) return 0;
+  if (!weak) mem_clear_subtree(e, s, dst);
+  uint32_t fids[3] = {dt->f_backend, dt->f_ordinal, dt->f_autodiff};
+  for (int k = 0; k < 3; k++) {
+    aval v = device_field_of_set(e, set, k, fv[k].prov);
+    mem_write(e, s, loc_child(e, dst, LK_FIELD, fids[k], 0), &v, weak);
+  }
+  return 1;
+}
+
+void mem_copy_joined(tc_eng *e, astate *s, uint32_t dst, const targets *src, const tc_type *ty,
+                     int weak, const copy_note *cn) {
+  if (copy_device_joined(e, s, dst, src, ty, weak)) return;
+  int copied = 0;
+  for (int i = 0; i < src->n; i++) {
+    if (src->loc[i] == dst || (src->n > 1 && mem_skip_summary(e, s, src, i, 1))) continue;
+    mem_copy_subtree(e, s, dst, src->loc[i], weak || copied, cn);
+    copied = 1;
+  }
 }
 
 static void havoc_rec(tc_eng *e, astate *s, uint32_t loc);

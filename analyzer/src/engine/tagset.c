@@ -181,6 +181,42 @@ int device_members(tc_eng *e, const aval fv[3], tagset *out) {
   return 1;
 }
 
+int device_members_at(tc_eng *e, astate *s, const struct devtype *dt, const targets *t,
+                      aval fv[3], tagset *members) {
+  int weak = t->weak || t->n > 1;
+  uint32_t fids[3] = {dt->f_backend, dt->f_ordinal, dt->f_autodiff};
+  int members_known = 1;
+  memset(members, 0, sizeof *members);
+  int have = 0;
+  for (int k = 0; k < 3; k++) fv[k] = av_top();
+  for (int j = 0; j < t->n; j++) {
+    if (t->n > 1 && mem_skip_summary(e, s, t, j, 1)) continue;
+    aval one[3];
+    for (int k = 0; k < 3; k++) {
+      uint32_t fl = loc_child(e, t->loc[j], LK_FIELD, fids[k], 0);
+      one[k] = fl ? mem_read_materialized(e, s, fl, weak) : av_top();
+      fv[k] = have ? av_join(e, &fv[k], &one[k]) : one[k];
+    }
+    /* the devices this element can be, added to those of the others (a table of devices
+       indexed by a value read from input is one of them) */
+    tagset m, u;
+    int first = !have;
+    have = 1;
+    if (!members_known || !device_members(e, one, &m)) {
+      members_known = 0;
+      continue;
+    }
+    if (first) {
+      *members = m; /* one place: its set as it is (its origin kept) */
+    } else if (tagset_union(members, &m, &u)) {
+      members_known = 0;
+    } else {
+      *members = u;
+    }
+  }
+  return members_known;
+}
+
 int tagset_union(const tagset *a, const tagset *b, tagset *out) {
   if (members_of(a, out)) return -1;
   for (uint32_t i = 0; i < b->n; i++)
