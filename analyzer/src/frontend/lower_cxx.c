@@ -858,33 +858,58 @@ static int make_unique_model(lw_fn *fn, CXCursor e, const tc_opnd *args, uint32_
 
 /* ---- std::pair: its two members made from two arguments ---- */
 
+typedef struct own_copy {
+  CXCursor copy, move;
+} own_copy;
+
 static enum CXChildVisitResult find_own_copy(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
+  own_copy *oc = d;
   if (clang_getCursorKind(c) == CXCursor_Constructor && !clang_CXXMethod_isDefaulted(c) &&
-      !clang_CXXMethod_isDeleted(c) &&
-      (clang_CXXConstructor_isCopyConstructor(c) || clang_CXXConstructor_isMoveConstructor(c))) {
-    *(int *)d = 1;
-    return CXChildVisit_Break;
+      !clang_CXXMethod_isDeleted(c)) {
+    if (clang_CXXConstructor_isCopyConstructor(c)) oc->copy = c;
+    if (clang_CXXConstructor_isMoveConstructor(c)) oc->move = c;
   }
   return CXChildVisit_Continue;
 }
 
-/* Whether t is a class whose copy or move constructor is its own (written by its author):
-   that constructor, not a member-wise copy, makes a member of that type. */
-static int copies_by_own_constructor(CXType t) {
+/* The copy or move constructor class t's author wrote (that constructor, not a member-wise
+   copy, makes a member of that type): the move constructor when there is one and prefer_move,
+   else the copy constructor, else the move constructor; a null cursor when t has neither. */
+static CXCursor own_copy_constructor(CXType t, int prefer_move) {
+  own_copy oc = {clang_getNullCursor(), clang_getNullCursor()};
   CXType c = clang_getCanonicalType(t);
-  if (c.kind != CXType_Record) return 0;
-  int own = 0;
-  clang_visitChildren(clang_getTypeDeclaration(c), find_own_copy, &own);
-  return own;
+  if (c.kind != CXType_Record) return oc.copy;
+  clang_visitChildren(clang_getTypeDeclaration(c), find_own_copy, &oc);
+  if (!clang_Cursor_isNull(oc.move) && (prefer_move || clang_Cursor_isNull(oc.copy)))
+    return oc.move;
+  return oc.copy;
+}
+
+/* A call of the constructor ctor making the object at `at` (of type t) from the object src
+   points to. */
+static void construct_from(lw_fn *fn, CXCursor e, CXCursor ctor, const tc_path *at, CXType t,
+                           tc_opnd src) {
+  lw_unit *u = fn->u;
+  lw_note_callee(u, ctor);
+  tc_opnd *args = lw_alloc(u, 2 * sizeof *args);
+  args[0] = addr_of_place(&(lw_place){.path = *at, .type = t}, pointer_to(u, lw_type(u, t)));
+  args[1] = src;
+  tc_insn *in = lw_emit(fn, TC_I_CALL, lw_loc(u, e));
+  in->callee.name = lw_callee_name(u, ctor);
+  in->callee.usr = lw_decl_usr(u, ctor);
+  in->n_args = 2;
+  in->args = args;
+  in->in_macro = lw_in_macro(e);
 }
 
 /* obj (a std::pair) made from args[0] and args[1], as its two-argument constructors and
    std::make_pair do: first and second become copies of them (a tensor handle in second keeps
    its tag). An argument bound to a reference parameter of params_of (every one when it is
    null: forwarded arguments) is held by its address. A member whose type is not known stays
-   as it is; one of a class with its own copy or move constructor (an RAII handle: that
-   constructor makes the member, not a member-wise copy) becomes unknown. */
+   as it is; one of a class with its own copy or move constructor (an RAII handle) is made by
+   that constructor (the move constructor when the class has one: pair(U1&&, U2&&) forwards
+   what it is given), not by a member-wise copy. */
 static void pair_fields(lw_fn *fn, CXCursor e, const lw_place *obj, const tc_opnd *args,
                         CXCursor params_of) {
   lw_unit *u = fn->u;
@@ -898,11 +923,19 @@ static void pair_fields(lw_fn *fn, CXCursor e, const lw_place *obj, const tc_opn
       CXCursor param = clang_Cursor_getArgument(params_of, (unsigned)i);
       by_ref = lw_type_is_reference(clang_getCursorType(param));
     }
-    tc_opnd v = copies_by_own_constructor(mt) ? lw_opnd_unknown(lw_type(u, mt))
-                : by_ref                      ? referent_of(fn, args[i], lw_type(u, mt))
-                                              : args[i];
     tc_path at = lw_path_extend(fn, &obj->path, (tc_elem){.kind = TC_ELEM_FIELD,
                                                           .field = tc_intern(u->prog, members[i])});
+    CXCursor own = own_copy_constructor(mt, 1);
+    if (!clang_Cursor_isNull(own)) { /* an RAII handle: its constructor makes the member */
+      tc_opnd src = args[i];
+      if (!by_ref && src.kind == TC_OPND_PATH) src.kind = TC_OPND_ADDR;
+      if (src.kind == TC_OPND_PATH || src.kind == TC_OPND_ADDR)
+        construct_from(fn, e, own, &at, mt, src);
+      else
+        lw_assign(fn, &at, mt, lw_opnd_unknown(lw_type(u, mt)), lw_loc(u, e));
+      continue;
+    }
+    tc_opnd v = by_ref ? referent_of(fn, args[i], lw_type(u, mt)) : args[i];
     lw_assign(fn, &at, mt, v, lw_loc(u, e));
   }
 }
