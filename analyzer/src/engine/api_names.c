@@ -1,11 +1,11 @@
 /* analyzer/src/engine/api_names.c — tensors' names: a "name" effect (ggml_set_name,
  * ggml_format_name) keeps the tensor in its context under the name's text, and a lookup by a
- * known name (named_member_of_arg: ggml_get_tensor; a graph's lookup may be described so too,
- * reading every context's names: rules/ggml.json does not, see docs/rules.md) gives the tensors
- * that may carry it instead of any tensor of the context, so one named input keeps its own
- * placement. Names are kept in two pseudo-fields of the context object: $names, element k the
- * tensor named by the text of symbol k, and $name_patterns, element k the tensor named by
- * printf format k (element 0: a tensor whose name is not known). */
+ * known name (named_member_of_arg: ggml_get_tensor, ggml_graph_get_tensor; a graph's lookup
+ * reads its own context's names first, then every context's) gives the tensors that may carry
+ * it instead of any tensor of the context, so one named input keeps its own placement. Names
+ * are kept in two pseudo-fields of the context object: $names, element k the tensor named by
+ * the text of symbol k, and $name_patterns, element k the tensor named by printf format k
+ * (element 0: a tensor whose name is not known). */
 #include <string.h>
 
 #include "engine/api_call.h"
@@ -112,6 +112,50 @@ static int among_contexts(const ptset *s, uint32_t loc) {
   return 0;
 }
 
+/* What a lookup by name found so far among the records it read. */
+typedef struct {
+  aval r;
+  int have, known, one_origin, maybe_null;
+  const prov *origin;
+} name_hits;
+
+/* Reads the records of the contexts in ctxs (every context's when ctxs is NULL, for a graph)
+   that may carry `name` into h; a graph's (nodes) only those it may hold. 0 when a matching
+   record holds a tensor not known (any tensor may be it). */
+static int read_records(call_ctx *c, const ptset *ctxs, uint32_t nodes, tc_sym sym,
+                        const char *name, name_hits *h) {
+  tc_eng *e = c->f->e;
+  for (uint32_t id = 1; id < e->n_locs; id++) {
+    int patterns;
+    if (!name_record(e, id, &patterns)) continue;
+    const aval *v = st_get(&c->s->mem, id);
+    if (!v) continue;
+    uint32_t ctx = e->locs[e->locs[id].parent].parent;
+    if (ctxs && !among_contexts(ctxs, ctx)) continue;
+    int m = record_matches(e, id, patterns, sym, name);
+    if (!m) continue;
+    if (v->k == AV_INT && v->i == 0) continue; /* renamed since */
+    if (v->k != AV_TENSOR) return 0; /* a named tensor not known: any may be it */
+    int held = nodes ? api_graph_holds(c, nodes, v) : 1;
+    if (held == 0) continue;
+    if (held < 0 || v->neg) h->maybe_null = 1;
+    if (m == 2) h->known = 1;
+    const prov *o = api_handle_origin(v->prov);
+    if (!h->have) {
+      h->r = *v;
+      h->origin = o;
+      h->have = 1;
+      continue;
+    }
+    if (o != h->origin || v->loc != h->r.loc) h->one_origin = 0;
+    if (!tensor_join_tags(e, &h->r, v, &h->r)) {
+      h->r.tag = tc_tag_join(h->r.tag, v->tag);
+      h->r.i = 0;
+    }
+  }
+  return 1;
+}
+
 int api_named_member(call_ctx *c, int arg, int name_arg, aval *out) {
   tc_eng *e = c->f->e;
   tc_sym sym = api_string_arg(c, name_arg);
@@ -119,46 +163,27 @@ int api_named_member(call_ctx *c, int arg, int name_arg, aval *out) {
   const char *name = tc_str(e->prog, sym);
   uint32_t obj = api_pointee_of(c, arg);
   if (!obj) return 0;
-  /* a graph (an object that remembers its context) holds tensors of any context */
+  /* a graph (an object that remembers its context) holds tensors of any context: a name given
+     in the graph's own context (this build's input) comes first; only when none of its
+     tensors has the name are the other contexts' read (a weight is a graph's leaf). A graph
+     rebuilt in a new context each step so never finds an earlier build's tensor of one name,
+     which the same instruction made and so has the same node slot. */
   int graph = loc_find_child(e, obj, LK_FIELD, e->f_context, 0) != 0;
   uint32_t nodes = graph ? loc_find_child(e, obj, LK_FIELD, e->f_nodes, 0) : 0;
   ptset ctxs;
-  if (graph ? !nodes : !api_contexts_of_arg(c, arg, &ctxs)) return 0;
-  aval r = av_top();
-  int have = 0, known = 0, one_origin = 1, maybe_null = 0;
-  const prov *origin = NULL;
-  for (uint32_t id = 1; id < e->n_locs; id++) {
-    int patterns;
-    if (!name_record(e, id, &patterns)) continue;
-    const aval *v = st_get(&c->s->mem, id);
-    if (!v) continue;
-    uint32_t ctx = e->locs[e->locs[id].parent].parent;
-    if (!graph && !among_contexts(&ctxs, ctx)) continue;
-    int m = record_matches(e, id, patterns, sym, name);
-    if (!m) continue;
-    if (v->k == AV_INT && v->i == 0) continue; /* renamed since */
-    if (v->k != AV_TENSOR) return 0; /* a named tensor not known: any may be it */
-    int held = graph ? api_graph_holds(c, nodes, v) : 1;
-    if (held == 0) continue;
-    if (held < 0 || v->neg) maybe_null = 1;
-    if (m == 2) known = 1;
-    const prov *o = api_handle_origin(v->prov);
-    if (!have) {
-      r = *v;
-      origin = o;
-      have = 1;
-      continue;
-    }
-    if (o != origin || v->loc != r.loc) one_origin = 0;
-    if (!tensor_join_tags(e, &r, v, &r)) {
-      r.tag = tc_tag_join(r.tag, v->tag);
-      r.i = 0;
-    }
+  int have_ctxs = api_contexts_of_arg(c, arg, &ctxs) != 0;
+  if (graph ? !nodes : !have_ctxs) return 0;
+  name_hits h = {av_top(), 0, 0, 1, 0, NULL};
+  if (have_ctxs && !read_records(c, &ctxs, nodes, sym, name, &h)) return 0;
+  if (graph && !h.known) {
+    h = (name_hits){av_top(), 0, 0, 1, 0, NULL};
+    if (!read_records(c, NULL, nodes, sym, name, &h)) return 0;
   }
-  if (!known) return 0;
+  if (!h.known) return 0;
+  aval r = h.r;
   r.drel = DR_NONE;
-  r.neg = (uint8_t)maybe_null;
-  if (!one_origin) { /* one of several tensors: a lookup's handle */
+  r.neg = (uint8_t)h.maybe_null;
+  if (!h.one_origin) { /* one of several tensors: a lookup's handle */
     prov *pv = (prov *)prov_new(e, PV_TENSOR, NULL, &c->in->loc, c->in->callee.name, 0, r.tag);
     if (pv) {
       pv->lookup = 1;
