@@ -63,6 +63,8 @@ typedef struct chk_res {
 /* api_size.c: a container's size ($count) and an iterator's position ($at) */
 int api_size_nonempty(const tc_eng *e, const astate *s, uint32_t obj); /* an element is in */
 void api_size_mark_nonempty(tc_eng *e, astate *s, uint32_t obj);     /* one was put in */
+int api_size_known_empty(const tc_eng *e, const astate *s, uint32_t obj); /* none is in */
+void api_size_mark_empty(tc_eng *e, astate *s, uint32_t obj);        /* made empty */
 void api_size_forget(tc_eng *e, astate *s, uint32_t obj);            /* it may be empty */
 /* empty(): 1 / 0 where the path knows, else unknown, true iff its size is 0 (a derivation a
    branch narrows the size by) */

@@ -679,6 +679,7 @@ static void effect_store_elements(call_ctx *c, const tc_effect *ef) {
     mem_clear_subtree(e, c->s, dst);
     aval none = av_make(AV_BOT, 0);
     mem_write(e, c->s, dst, &none, 0);
+    api_size_mark_empty(e, c->s, obj);
     return;
   }
   api_size_mark_nonempty(e, c->s, obj);
@@ -703,12 +704,32 @@ static void effect_value_initialize(call_ctx *c, const tc_effect *ef) {
     havoc_arg(c, ef->arg);
     return;
   }
+  if (!api_size_nonempty(e, c->s, obj)) api_size_forget(e, c->s, obj); /* resize(n): n unknown */
   if (ef->arg2 < 0 || !api_arg_of(c, ef->arg2)) {
     aval zero = av_make(AV_INT, 0);
     mem_write(e, c->s, dst, &zero, 1);
     return;
   }
   join_last_arg_into(c, ef, dst);
+}
+
+/* A container's default constructor (no argument ef->arg2, or only an allocator there): no
+   element, known empty. One of several containers (a summary: an element of a vector of
+   vectors built in place) keeps what the others hold: its size is joined. */
+static void effect_constructs_empty(call_ctx *c, const tc_effect *ef) {
+  tc_eng *e = c->f->e;
+  const tc_opnd *a = api_arg_of(c, ef->arg2);
+  if (a && !strstr(tc_str(e->prog, a->type.name), "allocator")) return; /* another overload */
+  int elem;
+  uint32_t obj = api_memory_target(c, ef->arg, &elem);
+  uint32_t dst = obj ? api_container_elements(e, obj, "") : 0;
+  if (!dst) return;
+  if (!e->locs[obj].summarized) {
+    mem_clear_subtree(e, c->s, dst);
+    aval none = av_make(AV_BOT, 0);
+    mem_write(e, c->s, dst, &none, 0);
+  }
+  api_size_mark_empty(e, c->s, obj);
 }
 
 /* the iterator *ef->arg moved: its position is not known (api_size.c) */

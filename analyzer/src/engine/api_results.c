@@ -856,6 +856,7 @@ static void result_element_of_arg(call_ctx *c) {
                         : 0;
     if (!kept || !mem_subtree_has_values(e, c->s, kept)) {
       api_write_value(c, &a);
+      if (obj && api_size_known_empty(e, c->s, obj)) api_position_write(c, TC_POS_END, obj);
       return;
     }
   }
@@ -902,11 +903,22 @@ static void result_value_at_arg(call_ctx *c) {
 }
 
 /* The size of the container the argument points to: at least 1 once an element was put in
-   (api_size.c), else unknown. */
+   (api_size.c), 0 while it is known empty, else unknown. */
 static void result_size_of_arg(call_ctx *c) {
   int elem;
   uint32_t obj = api_memory_target(c, c->fn->result.arg, &elem);
-  aval v = obj && api_size_nonempty(c->f->e, c->s, obj) ? av_range(1, INT64_MAX) : av_top();
+  aval v = !obj                                       ? av_top()
+           : api_size_nonempty(c->f->e, c->s, obj)    ? av_range(1, INT64_MAX)
+           : api_size_known_empty(c->f->e, c->s, obj) ? av_make(AV_INT, 0)
+                                                      : av_top();
+  api_write_value(c, &v);
+}
+
+/* How many of its elements have a key: 0 while the container is known empty, else unknown. */
+static void result_key_count_of_arg(call_ctx *c) {
+  int elem;
+  uint32_t obj = api_memory_target(c, c->fn->result.arg, &elem);
+  aval v = obj && api_size_known_empty(c->f->e, c->s, obj) ? av_make(AV_INT, 0) : av_top();
   api_write_value(c, &v);
 }
 

@@ -48,6 +48,7 @@ static tc_type pointer_to(lw_unit *u, tc_type t) {
 }
 
 static tc_opnd addr_of_place(const lw_place *p, tc_type ty);
+static void default_construct_described(lw_fn *fn, const lw_place *m, CXCursor at);
 static tc_opnd overrider_of(lw_fn *fn, CXCursor method, tc_opnd obj);
 static CXCursor plain_call_operator(CXType t);
 static int unique_ptr_model(lw_fn *fn, CXCursor e, CXCursor callee, CXType owner,
@@ -156,10 +157,13 @@ void lw_field_defaults(lw_fn *fn, const lw_place *obj, const tc_sym *except, uin
     for (uint32_t k = 0; k < n_except && !skip; k++) skip = except[k] == fd->name;
     if (skip) continue;
     CXCursor init = field_initializer(fn->u, fd->decl);
-    if (clang_Cursor_isNull(init)) continue;
     lw_place m;
     m.type = fd->type;
     m.path = lw_path_extend(fn, &obj->path, (tc_elem){.kind = TC_ELEM_FIELD, .field = fd->name});
+    if (clang_Cursor_isNull(init)) {
+      default_construct_described(fn, &m, fd->decl);
+      continue;
+    }
     if (lw_type_is_reference(m.type)) lw_bind_reference(fn, &m, init);
     else lw_init(fn, init, &m);
   }
@@ -445,8 +449,12 @@ static tc_opnd construct(lw_fn *fn, CXCursor e, CXCursor ctor, const lw_place *d
   if (n_call == 1 && callee_named(u, ctor, "std::function::function") &&
       lw_function_from_callable(fn, clang_Cursor_getArgument(e, 0), &obj))
     return lw_opnd_path(&obj.path, lw_type(u, obj.type));
-  if (defaulted && n_call == 0) { /* = default / implicit: the in-class initializers, whose
-                                     `this` is the object made here */
+  /* a standard-library class's defaulted constructor (`vector() = default;`) is called as it
+     is: the rules describe what it makes (a container's: no element) */
+  int described = clang_Location_isInSystemHeader(clang_getCursorLocation(ctor));
+  if (defaulted && n_call == 0 && !described) { /* = default / implicit: the in-class
+                                                   initializers, whose `this` is the object
+                                                   made here */
     const lw_place *saved = fn->self;
     fn->self = &obj;
     lw_field_defaults(fn, &obj, NULL, 0);
@@ -741,15 +749,81 @@ static int takes_arity(CXCursor c, int arity) {
   return 1;
 }
 
-static enum CXChildVisitResult pick_ctor(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  ctor_pick *p = d;
+/* Counts constructor c into p when a call with p->arity arguments may pick it. */
+static void consider_ctor(CXCursor c, ctor_pick *p) {
   if (clang_getCursorKind(c) != CXCursor_Constructor || !takes_arity(c, p->arity) ||
       clang_CXXConstructor_isCopyConstructor(c) || clang_CXXConstructor_isMoveConstructor(c))
-    return CXChildVisit_Continue;
+    return;
   p->found = c;
   p->n_found++;
+}
+
+static enum CXChildVisitResult pick_ctor(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  consider_ctor(c, d);
   return CXChildVisit_Continue;
+}
+
+/* The base constructors a class inherits (`using Base::Base;`), considered as its own: the
+   derived object is built by the base's constructor, its own members by their initializers
+   (none here: a class that inherits its constructors rarely adds members). */
+static enum CXChildVisitResult pick_inherited_ctor(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_UsingDeclaration) return CXChildVisit_Continue;
+  CXCursor ref = clang_getCursorReferenced(c);
+  unsigned n = clang_getNumOverloadedDecls(ref);
+  for (unsigned i = 0; i < n; i++) consider_ctor(clang_getOverloadedDecl(ref, i), d);
+  if (!n) consider_ctor(ref, d);
+  return CXChildVisit_Continue;
+}
+
+/* A constructor that takes no argument at all (the default one, not one whose parameters
+   all have defaults). */
+static enum CXChildVisitResult pick_nullary_ctor(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  ctor_pick *p = d;
+  if (clang_getCursorKind(c) == CXCursor_Constructor && clang_Cursor_getNumArguments(c) == 0) {
+    p->found = c;
+    p->n_found++;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* A member of a standard-library class that nothing initializes (no in-class initializer, not
+   in the constructor's list) and whose default constructor is defaulted is made by it, called
+   as it is so that the rules say what that makes (a container: no element, rules/cxx.json
+   constructs_empty). The
+   call is named as calls of it are (`std::vector::vector`), whether the class's members are
+   its own or, for an implicit instantiation, its template's. */
+static void default_construct_described(lw_fn *fn, const lw_place *m, CXCursor at) {
+  lw_unit *u = fn->u;
+  CXType t = clang_getCanonicalType(m->type);
+  if (t.kind != CXType_Record) return;
+  CXCursor decl = clang_getTypeDeclaration(t);
+  if (!clang_Location_isInSystemHeader(clang_getCursorLocation(decl))) return;
+  ctor_pick pick = {0, clang_getNullCursor(), 0};
+  clang_visitChildren(decl, pick_nullary_ctor, &pick);
+  CXCursor pattern = clang_getSpecializedCursorTemplate(decl); /* its definition, not a
+                                                                  forward declaration */
+  if (!clang_Cursor_isNull(pattern) && !clang_Cursor_isNull(clang_getCursorDefinition(pattern)))
+    pattern = clang_getCursorDefinition(pattern);
+  if (!pick.n_found && !clang_Cursor_isNull(pattern))
+    clang_visitChildren(pattern, pick_nullary_ctor, &pick);
+  /* a defaulted one (the containers'): a local of the class calls it too (construct); one of
+     the class's own making (a smart pointer's, a string's) is left as the member was */
+  if (pick.n_found != 1 || !clang_CXXMethod_isDefaulted(pick.found)) return;
+  char name[512];
+  const char *cls = tc_str(u->prog, lw_callee_name(u, decl));
+  const char *last = strrchr(cls, ':');
+  snprintf(name, sizeof name, "%s::%s", cls, last ? last + 1 : cls);
+  tc_opnd *args = lw_alloc(u, sizeof *args);
+  if (!args) return;
+  args[0] = addr_of_place(m, pointer_to(u, lw_type(u, m->type)));
+  tc_insn *c = lw_emit(fn, TC_I_CALL, lw_loc(u, at));
+  c->callee.name = tc_intern(u->prog, name);
+  c->callee.usr = lw_decl_usr(u, pick.found);
+  c->n_args = 1;
+  c->args = args;
 }
 
 /* The value an argument bound to a reference parameter denotes (args hold its address). */
@@ -767,7 +841,8 @@ static tc_opnd referent_of(lw_fn *fn, tc_opnd a, tc_type ty) {
 
 /* Builds the T at obj (whose address is addr) from args…, as make_unique and emplace do: a copy
    of an argument that is a T; a unique_ptr holding the one raw pointer given; else by T's one
-   constructor taking that many arguments, its later parameters left to their defaults (the one
+   constructor taking that many arguments (or, with none of its own, the one it inherits with
+   `using Base::Base`), its later parameters left to their defaults (the one
    the call must resolve to; a non-template constructor, whose body is analyzed); with none or
    several, the new object's contents are unknown. a0 is the type of argument 0. */
 static void construct_in_place(lw_fn *fn, CXCursor e, const lw_place *obj, tc_opnd addr,
@@ -797,6 +872,7 @@ static void construct_in_place(lw_fn *fn, CXCursor e, const lw_place *obj, tc_op
   }
   ctor_pick pick = {(int)n_args, clang_getNullCursor(), 0};
   clang_visitChildren(decl, pick_ctor, &pick);
+  if (!pick.n_found) clang_visitChildren(decl, pick_inherited_ctor, &pick);
   if (pick.n_found != 1) return;
   lw_note_callee(u, pick.found);
   uint32_t n_par = (uint32_t)clang_Cursor_getNumArguments(pick.found);
