@@ -311,11 +311,15 @@ static void mark_graph_unknown(call_ctx *c, uint32_t obj) {
 }
 
 /* The slot of a tensor's origin in graphs' node sets (0: none yet; made when `make`). A slot
-   is the call that made the tensor, so the tensors one call makes on several paths, loop trips
-   or calling contexts share one: a graph holding one of them is taken to hold them all (what a
-   graph holds is over-approximated, never under). */
+   is the call that made the tensor (not one that placed it since), so the tensors one call
+   makes on several paths, loop trips or calling contexts share one: a graph holding one of
+   them is taken to hold them all (what a graph holds is over-approximated, never under). */
 static uint32_t node_slot(tc_eng *e, const prov *origin, int make) {
   uint32_t id = 0;
+  /* the call that made it, past the placements since (a graph allocated after it was built
+     holds the same tensors, now in memory) */
+  for (int i = 0; i < 64 && origin && origin->kind == PV_PLACED && origin->prev; i++)
+    origin = api_handle_origin(origin->prev);
   uint64_t key = origin->loc ? (uint64_t)(uintptr_t)origin->loc : (uint64_t)(uintptr_t)origin;
   if (map_get(&e->node_ids, key, &id) || !make) return id;
   id = ++e->n_node_ids;
